@@ -1,0 +1,39 @@
+import js from "@eslint/js"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", ".payrail/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": true, "ts-nocheck": true, "ts-expect-error": "allow-with-description" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-namespace": "off",
+      "no-console": "off"
+    }
+  },
+  {
+    files: ["packages/*/src/**/*.ts"],
+    ignores: ["packages/server/src/**"],
+    rules: {
+      "no-restricted-properties": ["error",
+        { object: "Date", property: "now", message: "Read time from Effect's Clock." },
+        { object: "Math", property: "random", message: "Use the Ids service or Effect's Random." }
+      ],
+      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Read time from Effect's Clock." }]
+    }
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["node:*"], message: "core depends on effect only." },
+        { group: ["@effect/*", "!@effect/schema"], message: "core depends on effect only." },
+        { group: ["@payrail/*"], message: "core depends on nothing else in the workspace." }
+      ] }]
+    }
+  }
+)

@@ -1,0 +1,60 @@
+import { Context, type DateTime, type Effect, type Option } from "effect"
+import type { Customer, CustomerId } from "./Customer.js"
+import type { CustomerType } from "./CustomerFields.js"
+import type { CountryCode } from "./CountryCode.js"
+import type { PlatformCustomerIdTaken, StoreFailure } from "./Errors.js"
+import type { Page, PageRequest } from "./Page.js"
+import type { PlatformId } from "./Platform.js"
+
+/** Filters of the customer list; bounds on timestamps are inclusive. */
+export interface CustomerFilter {
+  readonly platformCustomerId?: string
+  readonly customerType?: CustomerType
+  readonly region?: CountryCode
+  readonly email?: string
+  readonly createdAfter?: DateTime.Utc
+  readonly createdBefore?: DateTime.Utc
+  readonly updatedAfter?: DateTime.Utc
+  readonly updatedBefore?: DateTime.Utc
+}
+
+/** A stored customer with its write-only fields and its version for guarded updates. */
+export interface StoredCustomer {
+  readonly customer: Customer
+  /** The tax identifier: write-only, never returned by the API. */
+  readonly identifier: Option.Option<string>
+  /** Increases by one with every update; `update` only applies on the version it was read at. */
+  readonly version: number
+}
+
+/**
+ * Storage of customers, always scoped to one platform: a customer of another platform is never found.
+ * `platformCustomerId` is unique per platform, enforced by the store, so concurrent inserts with one value have
+ * exactly one winner and every other fails with `PlatformCustomerIdTaken`.
+ */
+export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
+  CustomerRepo,
+  {
+    readonly insert: (
+      platformId: PlatformId,
+      customer: Customer,
+      identifier: Option.Option<string>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure>
+    readonly findById: (platformId: PlatformId, id: CustomerId) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure>
+    /**
+     * Replaces the customer if it is still at `expectedVersion` (compare-and-set). Returns whether it applied;
+     * `false` means a concurrent update won and the caller should re-read.
+     */
+    readonly update: (
+      platformId: PlatformId,
+      next: StoredCustomer,
+      expectedVersion: number
+    ) => Effect.Effect<boolean, StoreFailure>
+    /** A newest-first page of the platform's customers matching `filter`, with the total matching count. */
+    readonly list: (
+      platformId: PlatformId,
+      filter: CustomerFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<Customer>, StoreFailure>
+  }
+>() {}

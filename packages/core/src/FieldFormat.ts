@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+
+/**
+ * Field formats shared by request schemas. Each carries a `jsonSchema` annotation (`format`, `pattern`,
+ * `minLength`, `maxLength`) that the OpenAPI document shows and that a validation failure reports as the field's
+ * `constraint`, so clients learn the rule without the offending value being echoed back.
+ */
+
+/** Text of 1 to `maxLength` characters that is not only white space. */
+export const Text = (maxLength: number) =>
+  Schema.String.pipe(
+    Schema.minLength(1, { description: "a non-empty string" }),
+    Schema.maxLength(maxLength, { description: `a string of at most ${maxLength} characters` }),
+    Schema.filter((value) => value.trim().length > 0, {
+      description: "a string that is not only white space",
+      jsonSchema: { pattern: "\\S" }
+    })
+  )
+
+const emailPattern = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/
+
+/** An email address (`local@domain.tld`), at most 254 characters. */
+export const Email = Schema.String.pipe(
+  Schema.maxLength(254, { description: "an email address of at most 254 characters" }),
+  Schema.filter((value) => emailPattern.test(value), {
+    description: "an email address",
+    jsonSchema: { format: "email" }
+  }),
+  Schema.annotations({ identifier: "Email" })
+)
+
+/** A phone number in E.164 form: `+`, country code and subscriber number, 2 to 15 digits. */
+export const PhoneNumber = Schema.String.pipe(
+  Schema.pattern(/^\+[1-9]\d{1,14}$/, { description: "a phone number in E.164 format" }),
+  Schema.annotations({ identifier: "PhoneNumber", jsonSchema: { format: "e.164", pattern: "^\\+[1-9]\\d{1,14}$" } })
+)
+
+const isCalendarDate = (value: string): boolean => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
+  if (match === null) return false
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return year >= 1900 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/** A calendar date `YYYY-MM-DD` (year 1900 or later) that exists. */
+export const CalendarDate = Schema.String.pipe(
+  Schema.filter(isCalendarDate, {
+    description: "a calendar date in the form YYYY-MM-DD",
+    jsonSchema: { format: "date" }
+  }),
+  Schema.annotations({ identifier: "CalendarDate" })
+)
+
+/** A US social security number or ITIN in the form `###-##-####`. */
+export const UsTaxIdentifier = Schema.String.pipe(
+  Schema.pattern(/^\d{3}-\d{2}-\d{4}$/, { description: "a US SSN or ITIN in the form ###-##-####" }),
+  Schema.annotations({ jsonSchema: { format: "us-ssn", pattern: "^\\d{3}-\\d{2}-\\d{4}$" } })
+)

@@ -1,0 +1,1 @@
+export * as SandboxKyc from "./SandboxKyc.js"

@@ -1,0 +1,81 @@
+import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+
+/**
+ * The shared state of the memory adapter and its unit of work. Writes go through `write`, which records how to
+ * undo them; `transaction` holds the single write lock for its whole duration and replays the undo log when the
+ * effect fails or is interrupted, so a failed unit of work leaves nothing behind. Reads never wait: JavaScript
+ * runs one fiber at a time, and every write applies in one synchronous step.
+ */
+export class MemoryState extends Context.Tag("@payrail/storage-memory/MemoryState")<
+  MemoryState,
+  {
+    /** Runs `mutate` atomically. It returns the undo of what it did (called in reverse order on rollback). */
+    readonly write: <A>(mutate: () => readonly [result: A, undo: () => void]) => Effect.Effect<A>
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /** Named tables, created on first use. */
+    readonly table: <V>(name: string) => Map<string, V>
+  }
+>() {}
+
+/** Sets `map[key] = value` and returns the undo that restores the previous entry (or its absence). */
+export const setEntry = <K, V>(map: Map<K, V>, key: K, value: V): (() => void) => {
+  const had = map.has(key)
+  const previous = map.get(key)
+  map.set(key, value)
+  return () => {
+    if (had) map.set(key, previous as V)
+    else map.delete(key)
+  }
+}
+
+export const layer: Layer.Layer<MemoryState> = Layer.scoped(
+  MemoryState,
+  Effect.gen(function* () {
+    const lock = yield* Effect.makeSemaphore(1)
+    const undoLog = yield* FiberRef.make<Option.Option<Array<() => void>>>(Option.none())
+    const tables = new Map<string, Map<string, unknown>>()
+
+    const write = <A>(mutate: () => readonly [A, () => void]): Effect.Effect<A> =>
+      Effect.flatMap(FiberRef.get(undoLog), (log) => {
+        if (Option.isSome(log)) {
+          return Effect.sync(() => {
+            const [result, undo] = mutate()
+            log.value.push(undo)
+            return result
+          })
+        }
+        return lock.withPermits(1)(Effect.sync(() => mutate()[0]))
+      })
+
+    const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.flatMap(FiberRef.get(undoLog), (log) =>
+        Option.isSome(log)
+          ? effect
+          : lock.withPermits(1)(
+              Effect.suspend(() => {
+                const undos: Array<() => void> = []
+                return Effect.locally(effect, undoLog, Option.some(undos)).pipe(
+                  Effect.onExit((exit) =>
+                    Exit.isSuccess(exit)
+                      ? Effect.void
+                      : Effect.sync(() => {
+                          for (const undo of undos.reverse()) undo()
+                        })
+                  )
+                )
+              })
+            )
+      )
+
+    const table = <V>(name: string): Map<string, V> => {
+      let found = tables.get(name)
+      if (found === undefined) {
+        found = new Map()
+        tables.set(name, found)
+      }
+      return found as Map<string, V>
+    }
+
+    return { write, transaction, table }
+  })
+)

@@ -1,0 +1,7 @@
+export * as MemoryApiTokenRepo from "./MemoryApiTokenRepo.js"
+export * as MemoryCustomerRepo from "./MemoryCustomerRepo.js"
+export * as MemoryOutbox from "./MemoryOutbox.js"
+export * as MemoryPlatformRepo from "./MemoryPlatformRepo.js"
+export * as MemoryState from "./MemoryState.js"
+export * as MemoryStore from "./MemoryStore.js"
+export * as StorageMemory from "./StorageMemory.js"

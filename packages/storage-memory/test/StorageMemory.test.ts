@@ -1,0 +1,4 @@
+import { StorageConformance } from "@payrail/storage-testkit"
+import { StorageMemory } from "@payrail/storage-memory"
+
+StorageConformance.run("memory", StorageMemory.layer)

@@ -1,0 +1,19 @@
+import { describe, layer } from "@effect/vitest"
+import type { Layer } from "effect"
+import type { Storage } from "@payrail/core"
+import * as CustomerSuite from "./CustomerSuite.js"
+import * as PlatformSuite from "./PlatformSuite.js"
+import * as UnitOfWorkSuite from "./UnitOfWorkSuite.js"
+
+/**
+ * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
+ * the layer is built once per suite and the tests scope their data to fresh platforms, so they share it safely.
+ */
+export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, unknown>): void => {
+  describe(`storage conformance: ${adapterName}`, () => {
+    const suites = { platforms: PlatformSuite, customers: CustomerSuite, "unit of work": UnitOfWorkSuite }
+    for (const [name, suite] of Object.entries(suites)) {
+      layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
+    }
+  })
+}
