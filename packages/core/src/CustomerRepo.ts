@@ -8,14 +8,14 @@ import type { PlatformId } from "./Platform.js"
 
 /** Filters of the customer list; bounds on timestamps are inclusive. */
 export interface CustomerFilter {
-  readonly platformCustomerId?: string
-  readonly customerType?: CustomerType
-  readonly region?: CountryCode
-  readonly email?: string
-  readonly createdAfter?: DateTime.Utc
-  readonly createdBefore?: DateTime.Utc
-  readonly updatedAfter?: DateTime.Utc
-  readonly updatedBefore?: DateTime.Utc
+  readonly platformCustomerId?: string | undefined
+  readonly customerType?: CustomerType | undefined
+  readonly region?: CountryCode | undefined
+  readonly email?: string | undefined
+  readonly createdAfter?: DateTime.Utc | undefined
+  readonly createdBefore?: DateTime.Utc | undefined
+  readonly updatedAfter?: DateTime.Utc | undefined
+  readonly updatedBefore?: DateTime.Utc | undefined
 }
 
 /** A stored customer with its write-only fields and its version for guarded updates. */

@@ -171,7 +171,7 @@ export const layer = Layer.effect(
             onNone: () =>
               remaining > 1
                 ? loop(remaining - 1)
-                : Effect.fail(new StoreFailure({ code: "INTERNAL_ERROR", reason: "Too many concurrent updates of one customer" }))
+                : Effect.fail(StoreFailure.of("update customer: too many concurrent updates"))
           }))
         return loop(maxUpdateAttempts)
       }

@@ -1,13 +1,14 @@
 import { Array as Arr, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 
 /** Machine-readable hints about the rule a field broke. All optional; new keys may be added. */
-export class FieldConstraint extends Schema.Class<FieldConstraint>("FieldConstraint")({
+export const FieldConstraint = Schema.Struct({
   format: Schema.optional(Schema.String),
   pattern: Schema.optional(Schema.String),
   enum: Schema.optional(Schema.Array(Schema.String)),
   minLength: Schema.optional(Schema.Int),
   maxLength: Schema.optional(Schema.Int)
-}) {}
+}).annotations({ identifier: "FieldConstraint" })
+export type FieldConstraint = typeof FieldConstraint.Type
 
 /** One invalid field: its dot path (`address.postalCode`, `tags.1`), the rule it broke and a readable message. */
 export class FieldError extends Schema.Class<FieldError>("FieldError")({
@@ -67,7 +68,7 @@ const fieldError = (path: ReadonlyArray<PropertyKey>, ast: AST.AST, message: str
   return new FieldError({
     field: renderPath(path),
     message,
-    ...(Object.keys(constraint).length > 0 ? { constraint: new FieldConstraint(constraint) } : {})
+    ...(Object.keys(constraint).length > 0 ? { constraint } : {})
   })
 }
 

@@ -1,0 +1,76 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
+import { Authentication } from "./Authentication.js"
+import { wire } from "./ErrorBody.js"
+import { reportFieldErrors } from "./FieldErrorReport.js"
+import { ListResponse, pageParams } from "./ListQuery.js"
+
+/** 404 `USER_NOT_FOUND`. */
+export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
+/** 409 `CONFLICT`. */
+export const PlatformCustomerIdTakenBody = wire(Errors.PlatformCustomerIdTaken, 409, "platformCustomerId already in use")
+/** 403 `FORBIDDEN`. */
+export const PermissionDeniedBody = wire(Errors.PermissionDenied, 403, "The API token lacks a required permission")
+
+const CustomerPath = reportFieldErrors(Schema.Struct({ customerId: Customer.CustomerId }))
+
+const Timestamp = Schema.DateTimeUtc.annotations({ description: "an ISO 8601 timestamp" })
+
+/** Query of `GET /customers`: filters (timestamp bounds inclusive) and paging. */
+export const CustomerListParams = reportFieldErrors(
+  Schema.Struct({
+    platformCustomerId: Schema.optional(Schema.String),
+    customerType: Schema.optional(CustomerFields.CustomerType),
+    region: Schema.optional(CountryCode.CountryCode),
+    email: Schema.optional(FieldFormat.Email),
+    createdAfter: Schema.optional(Timestamp),
+    createdBefore: Schema.optional(Timestamp),
+    updatedAfter: Schema.optional(Timestamp),
+    updatedBefore: Schema.optional(Timestamp),
+    ...pageParams
+  })
+)
+
+/*
+ * HttpApi caches response encoders by union member, across endpoints; the created customer is answered with 201,
+ * so it gets member schemas of its own, or every customer response would become a 201.
+ */
+const CreatedCustomer = Schema.Union(
+  Customer.IndividualCustomer.annotations({}),
+  Customer.BusinessCustomer.annotations({})
+)
+
+/** Customers: create, read, list and update individuals and businesses of the caller's platform. */
+export class CustomersApi extends HttpApiGroup.make("customers")
+  .add(
+    HttpApiEndpoint.post("create", "/customers")
+      .setPayload(reportFieldErrors(CustomerRequest.CreateCustomerRequest))
+      .addSuccess(CreatedCustomer, { status: 201 })
+      .addError(PlatformCustomerIdTakenBody)
+      .annotate(OpenApi.Summary, "Create a customer")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/customers")
+      .setUrlParams(CustomerListParams)
+      .addSuccess(ListResponse(Customer.Customer, "CustomerListResponse"))
+      .annotate(OpenApi.Summary, "List customers, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/customers/:customerId")
+      .setPath(CustomerPath)
+      .addSuccess(Customer.Customer)
+      .addError(CustomerNotFoundBody)
+      .annotate(OpenApi.Summary, "Get a customer")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/customers/:customerId")
+      .setPath(CustomerPath)
+      .setPayload(reportFieldErrors(CustomerRequest.UpdateCustomerRequest))
+      .addSuccess(Customer.Customer)
+      .addError(CustomerNotFoundBody)
+      .annotate(OpenApi.Summary, "Update a customer")
+  )
+  .addError(PermissionDeniedBody)
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Customers") {}

@@ -1,0 +1,8 @@
+export * as Authentication from "./Authentication.js"
+export * as CustomersApi from "./CustomersApi.js"
+export * as ErrorBody from "./ErrorBody.js"
+export * as FieldErrorReport from "./FieldErrorReport.js"
+export * as HttpErrors from "./HttpErrors.js"
+export * as ListQuery from "./ListQuery.js"
+export * as PayrailApi from "./PayrailApi.js"
+export * as SystemApi from "./SystemApi.js"

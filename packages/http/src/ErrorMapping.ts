@@ -1,0 +1,128 @@
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse,
+  type HttpApp,
+  HttpIncomingMessage
+} from "@effect/platform"
+import { Cause, Effect, Layer, Option, Schema } from "effect"
+import { Errors, FieldError, InvalidInput } from "@payrail/core"
+import { FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
+import { makeAllowedMethods } from "./internal/routeTable.js"
+
+/** The largest request body accepted, in bytes (1 MiB). */
+export const maxBodyBytes = 1024 * 1024
+
+type ApiError = Schema.Schema.Type<(typeof PayrailApi.PayrailApi)["errorSchema"]>
+
+const allowedMethods = makeAllowedMethods(PayrailApi.PayrailApi)
+const bodyMethods = new Set(["POST", "PUT", "PATCH"])
+
+const errorSchemas = (() => {
+  const api = PayrailApi.PayrailApi as unknown as {
+    readonly errorSchema: Schema.Schema.Any
+    readonly groups: Record<string, { readonly errorSchema: Schema.Schema.Any; readonly endpoints: Record<string, { readonly errorSchema: Schema.Schema.Any }> }>
+  }
+  const schemas = [api.errorSchema]
+  for (const group of Object.values(api.groups)) {
+    schemas.push(group.errorSchema)
+    for (const endpoint of Object.values(group.endpoints)) schemas.push(endpoint.errorSchema)
+  }
+  return schemas.map((schema) => Schema.is(Schema.typeSchema(schema)))
+})()
+
+/** Whether the API declares this failure, so HttpApi encodes it with its own status. */
+const isDeclared = (error: unknown): boolean => errorSchemas.some((is) => is(error))
+
+const isJson = (contentType: string | undefined): boolean =>
+  contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim())
+
+const malformedBody = InvalidInput.InvalidInput.withErrors(
+  [new FieldError.FieldError({ field: "body", message: "must be a JSON document" })],
+  "The request body is not valid JSON"
+)
+
+const payloadTooLarge = new HttpErrors.PayloadTooLarge({
+  code: "PAYLOAD_TOO_LARGE",
+  reason: `The request body exceeds ${maxBodyBytes} bytes`
+})
+
+// The Node server stops reading at MaxBodySize with a FileSystem size error as the cause.
+const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
+  /size|limit|too large/i.test(`${String(error.description ?? "")} ${String(error.cause)}`)
+
+const declaredLengthTooLarge = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const length = Number(request.headers["content-length"] ?? "0")
+  return Number.isFinite(length) && length > maxBodyBytes
+}
+
+const unauthenticated = (error: Errors.Unauthenticated) =>
+  HttpServerResponse.unsafeJson(
+    { code: error.code, reason: error.reason },
+    { status: 401, headers: { "www-authenticate": 'Basic realm="payrail", charset="UTF-8"' } }
+  )
+
+const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
+  const path = new URL(request.url, "http://localhost").pathname
+  const methods = allowedMethods(path)
+  if (methods.length === 0) {
+    return Effect.fail(new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: `No route for ${request.method} ${path}` }))
+  }
+  return Effect.succeed(
+    HttpServerResponse.unsafeJson(
+      { code: "METHOD_NOT_ALLOWED", reason: `${request.method} is not allowed here`, details: { allowedMethods: methods } },
+      { status: 405, headers: { allow: methods.join(", ") } }
+    )
+  )
+}
+
+const internalError = new HttpErrors.InternalError({ code: "INTERNAL_ERROR", reason: "The service failed unexpectedly" })
+
+const translate = (
+  request: HttpServerRequest.HttpServerRequest,
+  cause: Cause.Cause<unknown>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError> => {
+  const error = Cause.squash(cause)
+  if (error instanceof HttpApiError.HttpApiDecodeError) {
+    return Effect.fail(InvalidInput.InvalidInput.withErrors(FieldErrorReport.fieldErrorsOf(error)))
+  }
+  if (error instanceof HttpServerError.RouteNotFound) return routeNotFound(request)
+  if (error instanceof HttpServerError.RequestError) {
+    return Effect.fail(isBodyTooLarge(error) ? payloadTooLarge : malformedBody)
+  }
+  if (error instanceof Errors.Unauthenticated) return Effect.succeed(unauthenticated(error))
+  if (error instanceof Errors.StoreFailure) {
+    return Effect.logError("store failure", error.operation, Cause.fail(error.cause)).pipe(Effect.zipRight(Effect.fail(error)))
+  }
+  if (isDeclared(error)) return Effect.fail(error as ApiError)
+  return Effect.logError("unhandled failure", cause).pipe(Effect.zipRight(Effect.fail(internalError)))
+}
+
+/**
+ * Wraps the whole API so that every failure leaves as the spec's error body with its status: decode failures as
+ * 400 `INVALID_INPUT` listing every field, malformed JSON as 400, a wrong content type as 415, an unknown route as
+ * 404 (405 with `Allow` when only the method is wrong), missing or wrong credentials as 401 with
+ * `WWW-Authenticate`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
+ */
+export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const contentType = request.headers["content-type"]
+    if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
+      return yield* Effect.fail(
+        new HttpErrors.UnsupportedMediaType({ code: "UNSUPPORTED_MEDIA_TYPE", reason: "The request body must be application/json" })
+      )
+    }
+    if (declaredLengthTooLarge(request)) return yield* Effect.fail(payloadTooLarge)
+    return yield* app.pipe(
+      HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
+      )
+    )
+  })
+
+/** The API-level middleware layer applying `mapFailures`. */
+export const layer: Layer.Layer<never> = HttpApiBuilder.middleware(PayrailApi.PayrailApi, mapFailures)

@@ -1,0 +1,29 @@
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { Layer } from "effect"
+import type { Authentication, Customers, Store } from "@payrail/core"
+import { PayrailApi } from "@payrail/api"
+import * as AuthenticationLive from "./AuthenticationLive.js"
+import * as CustomersHandlers from "./CustomersHandlers.js"
+import * as ErrorMapping from "./ErrorMapping.js"
+import * as SystemHandlers from "./SystemHandlers.js"
+
+/** The domain services the HTTP API calls. */
+export type Services = Authentication.Authentication | Customers.Customers | Store.Store
+
+/** Where the OpenAPI document and the API reference page are served. */
+export const openApiPath = "/openapi.json"
+export const docsPath = "/docs"
+
+/**
+ * The Payrail API implemented: every handler, authentication, the error mapping, `/openapi.json` and a readable
+ * reference page at `/docs`. Serve it with `HttpApiBuilder.serve` or turn it into a web handler (`WebHandler`).
+ */
+export const layer = Layer.mergeAll(
+  HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
+  HttpApiScalar.layer({ path: docsPath }),
+  ErrorMapping.layer
+).pipe(
+  Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
+  Layer.provide(Layer.mergeAll(CustomersHandlers.layer, SystemHandlers.layer)),
+  Layer.provide(AuthenticationLive.layer)
+)

@@ -1,0 +1,23 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Store } from "@payrail/core"
+import { PayrailApi, SystemApi } from "@payrail/api"
+
+const ok = { status: "ok" } as const
+
+/** Liveness always answers; readiness answers once the store completes an empty unit of work. */
+export const layer = HttpApiBuilder.group(PayrailApi.PayrailApi, "system", (handlers) =>
+  Effect.gen(function* () {
+    const store = yield* Store.Store
+    return handlers
+      .handle("health", () => Effect.succeed(ok))
+      .handle("ready", () =>
+        store.transaction(Effect.void).pipe(
+          Effect.as(ok),
+          Effect.catchAll(() =>
+            Effect.fail(new SystemApi.NotReady({ code: "SERVICE_UNAVAILABLE", reason: "The store does not answer" }))
+          )
+        )
+      )
+  })
+)

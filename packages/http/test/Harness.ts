@@ -1,0 +1,69 @@
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
+import { SandboxKyc } from "@payrail/sandbox"
+import { StorageMemory } from "@payrail/storage-memory"
+import { WebHandler } from "@payrail/http"
+
+export interface Harness {
+  readonly request: (path: string, init?: RequestInit & { readonly auth?: string | null }) => Promise<Response>
+  readonly basic: string
+  readonly platform: Platform.Platform
+  /** Issues another token of the same platform with the given permissions; returns its Basic header value. */
+  readonly tokenWith: (permissions: ReadonlyArray<ApiToken.Permission>) => Promise<string>
+  /** A second platform's Basic header value, for scoping tests. */
+  readonly otherPlatformBasic: string
+  readonly dispose: () => Promise<void>
+}
+
+const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
+  `Basic ${btoa(`${clientId}:${Redacted.value(secret)}`)}`
+
+/** The API over memory storage and the sandbox KYC provider, driven through the web-standard handler. */
+export const makeHarness = async (
+  options: { readonly prefix?: string; readonly config?: Platform.PlatformConfig; readonly storage?: Layer.Layer<Storage.Services> } = {}
+): Promise<Harness> => {
+  const services = Domain.layer.pipe(
+    Layer.provideMerge(options.storage ?? StorageMemory.layer),
+    Layer.provide(SandboxKyc.layer),
+    Layer.provide(Ids.layer)
+  )
+  const runtime = ManagedRuntime.make(services)
+  const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
+  const issue = (platformId: Platform.PlatformId, permissions: ReadonlyArray<ApiToken.Permission>) =>
+    runtime.runPromise(
+      Effect.flatMap(Platforms.Platforms, (platforms) => platforms.issueToken({ platformId, name: "test", permissions }))
+    )
+  const [platform, other] = await runtime.runPromise(
+    Effect.flatMap(Platforms.Platforms, (platforms) =>
+      Effect.all([
+        platforms.create({ name: "Test platform", environment: "SANDBOX", ...(options.config ? { config: options.config } : {}) }),
+        platforms.create({ name: "Other platform", environment: "SANDBOX" })
+      ])
+    )
+  )
+  const all = ["VIEW", "TRANSACT", "MANAGE"] as const
+  const mine = await issue(platform.id, all)
+  const theirs = await issue(other.id, all)
+  const web = WebHandler.make({ services: Layer.succeedContext(context), ...(options.prefix ? { prefix: options.prefix } : {}) })
+  const basic = basicOf(mine.token.clientId, mine.clientSecret)
+  return {
+    basic,
+    platform,
+    otherPlatformBasic: basicOf(theirs.token.clientId, theirs.clientSecret),
+    tokenWith: async (permissions) => {
+      const issued = await issue(platform.id, permissions)
+      return basicOf(issued.token.clientId, issued.clientSecret)
+    },
+    request: (path, init = {}) => {
+      const { auth, ...rest } = init
+      const headers = new Headers(rest.headers)
+      if (auth !== null) headers.set("authorization", auth ?? basic)
+      if (rest.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json")
+      return web.handler(new Request(`http://payrail.test${path}`, { ...rest, headers }))
+    },
+    dispose: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}
