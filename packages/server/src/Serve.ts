@@ -1,0 +1,49 @@
+import { HttpApiBuilder, HttpMiddleware, type HttpServerError } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
+import { NodeContext, NodeHttpServer } from "@effect/platform-node"
+import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
+import type { Errors } from "@payrail/core"
+import { createServer } from "node:http"
+import { PayrailHttp } from "@payrail/http"
+import * as AppLayer from "./AppLayer.js"
+import * as Banner from "./Banner.js"
+import * as Bootstrap from "./Bootstrap.js"
+import * as InFlight from "./InFlight.js"
+import { baseUrl, type ServerConfig } from "./ServerConfig.js"
+
+/**
+ * The reference server as a layer: storage (migrated), the domain, the HTTP API on `host:port`, the sandbox
+ * bootstrap and banner, and a drain of in-flight requests on shutdown.
+ */
+export const layer = (
+  settings: ServerConfig
+): Layer.Layer<
+  InFlight.InFlight,
+  Errors.StoreFailure | Errors.PlatformNotFound | HttpServerError.ServeError | PlatformError | ParseResult.ParseError
+> => {
+  const app = AppLayer.make(settings)
+  const http = Layer.unwrapEffect(
+    Effect.map(InFlight.InFlight, (counter) =>
+      HttpApiBuilder.serve((httpApp) => HttpMiddleware.logger(InFlight.track(counter)(httpApp)))
+    )
+  ).pipe(
+    Layer.provide(PayrailHttp.layer),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
+  )
+  const announce = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const bootstrap = settings.bootstrap
+        ? Option.some(yield* Bootstrap.ensureSandboxPlatform(settings.dataDir))
+        : Option.none()
+      yield* Banner.print({ baseUrl: baseUrl(settings), storage: AppLayer.describeStorage(settings), bootstrap })
+    })
+  )
+  // Built in this order: storage and domain, the listening server, then the banner and the drain; released in
+  // reverse, so the drain waits for in-flight requests while the server still answers them.
+  return Layer.mergeAll(InFlight.drainOnShutdown(Duration.seconds(settings.shutdownTimeoutSeconds)), announce).pipe(
+    Layer.provide(http),
+    Layer.provide(NodeContext.layer),
+    Layer.provideMerge(InFlight.layer),
+    Layer.provide(app)
+  )
+}

@@ -1,0 +1,73 @@
+import { Config, ConfigError, Either, LogLevel, Option, type Redacted } from "effect"
+
+/** Where the server keeps its data. */
+export type StorageKind = "postgres" | "pglite" | "memory"
+
+/** The reference server's configuration, read from the environment (see docs/operating/configuration.md). */
+export interface ServerConfig {
+  readonly host: string
+  readonly port: number
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly storage: StorageKind
+  readonly dataDir: string
+  readonly bootstrap: boolean
+  readonly publicUrl: Option.Option<string>
+  readonly logLevel: LogLevel.LogLevel
+  readonly logFormat: "pretty" | "logfmt" | "json"
+  readonly shutdownTimeoutSeconds: number
+}
+
+const logLevels: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  off: LogLevel.None,
+  none: LogLevel.None
+}
+
+/** A log level by name, in any case (`info`, `Warning`, `ERROR`). */
+const logLevel = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((value) => {
+      const level = logLevels[value.toLowerCase()]
+      return level === undefined
+        ? Either.left(ConfigError.InvalidData([name], `must be one of ${Object.keys(logLevels).join(", ")}`))
+        : Either.right(level)
+    })
+  )
+
+const storageKind = Config.literal("postgres", "pglite", "memory")("PAYRAIL_STORAGE")
+
+/**
+ * Every setting with its default. `PAYRAIL_STORAGE` defaults to `postgres` when `DATABASE_URL` is set and to
+ * `pglite` (embedded, under `PAYRAIL_DATA_DIR`) otherwise.
+ */
+export const config: Config.Config<ServerConfig> = Config.all({
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  storage: Config.option(storageKind),
+  dataDir: Config.string("PAYRAIL_DATA_DIR").pipe(Config.withDefault(".payrail")),
+  bootstrap: Config.boolean("PAYRAIL_BOOTSTRAP").pipe(Config.withDefault(true)),
+  publicUrl: Config.option(Config.url("PAYRAIL_PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")))),
+  logLevel: logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  logFormat: Config.literal("pretty", "logfmt", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
+  shutdownTimeoutSeconds: Config.integer("PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS").pipe(
+    Config.validate({ message: "must be between 0 and 600", validation: (seconds) => seconds >= 0 && seconds <= 600 }),
+    Config.withDefault(10)
+  )
+}).pipe(
+  Config.map(({ storage, ...rest }) => ({
+    ...rest,
+    storage: Option.getOrElse(storage, (): StorageKind => (Option.isSome(rest.databaseUrl) ? "postgres" : "pglite"))
+  }))
+)
+
+/** The URL clients use to reach this server. */
+export const baseUrl = (settings: ServerConfig): string =>
+  Option.getOrElse(settings.publicUrl, () => `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`)

@@ -1,0 +1,6 @@
+export * as AppLayer from "./AppLayer.js"
+export * as Bootstrap from "./Bootstrap.js"
+export * as Cli from "./Cli.js"
+export * as InFlight from "./InFlight.js"
+export * as Serve from "./Serve.js"
+export * as ServerConfig from "./ServerConfig.js"

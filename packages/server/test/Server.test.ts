@@ -1,0 +1,112 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import { mkdtemp, rm, stat } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { startServer } from "./ServerProcess.js"
+
+const api = "/2025-10-13"
+
+/** What a new user does with the printed credentials: create, read, list two pages, patch, and get errors right. */
+const exerciseCustomers = async (baseUrl: string, auth: string) => {
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${baseUrl}${api}${path}`, {
+      ...init,
+      headers: { authorization: auth, "content-type": "application/json", ...(init.headers ?? {}) }
+    })
+  const ids: Array<string> = []
+  for (const name of ["Ada Lovelace", "Grace Hopper", "Alan Turing"]) {
+    const created = await call("/customers", { method: "POST", body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: name }) })
+    expect(created.status).toBe(201)
+    ids.push((await created.json()).id)
+  }
+  const first = await (await call("/customers?limit=2")).json()
+  expect(first).toMatchObject({ hasMore: true })
+  const second = await (await call(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).json()
+  const listed = [...first.data, ...second.data].map((customer: { id: string }) => customer.id)
+  expect(listed).toEqual(expect.arrayContaining(ids))
+  const patched = await call(`/customers/${ids[0]}`, { method: "PATCH", body: JSON.stringify({ customerType: "INDIVIDUAL", email: "ada@example.com" }) })
+  expect(await patched.json()).toMatchObject({ id: ids[0], email: "ada@example.com" })
+  const invalid = await call("/customers", {
+    method: "POST",
+    body: JSON.stringify({ customerType: "INDIVIDUAL", email: "nope", birthDate: "2020-02-30", nationality: "ZZ" })
+  })
+  expect(invalid.status).toBe(400)
+  expect((await invalid.json()).details.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+    "birthDate",
+    "email",
+    "nationality"
+  ])
+  const wrongPassword = await fetch(`${baseUrl}${api}/customers`, {
+    headers: { authorization: `Basic ${Buffer.from("pk_wrong:sk_wrong").toString("base64")}` }
+  })
+  expect(wrongPassword.status).toBe(401)
+  expect(await wrongPassword.json()).toMatchObject({ code: "UNAUTHORIZED" })
+  return ids
+}
+
+const temporaryDirectories: Array<string> = []
+afterAll(() => Promise.all(temporaryDirectories.map((directory) => rm(directory, { recursive: true, force: true }))))
+
+describe("reference server on embedded PGlite", () => {
+  it("bootstraps a sandbox platform, serves customers, shuts down cleanly and keeps the data across a restart", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "payrail-server-"))
+    temporaryDirectories.push(dataDir)
+    const first = await startServer({ PAYRAIL_DATA_DIR: dataDir })
+    expect(first.output()).toContain("(created now)")
+    expect((await fetch(`${first.baseUrl}/ready`)).status).toBe(200)
+    const ids = await exerciseCustomers(first.baseUrl, first.auth)
+    expect((await stat(join(dataDir, "sandbox-credentials.json"))).mode & 0o777).toBe(0o600)
+    expect(await first.stop()).toBe(0)
+
+    const second = await startServer({ PAYRAIL_DATA_DIR: dataDir })
+    try {
+      expect(second.output()).not.toContain("(created now)")
+      expect(second.auth).toBe(first.auth)
+      for (const id of ids) {
+        const response = await fetch(`${second.baseUrl}${api}/customers/${id}`, { headers: { authorization: second.auth } })
+        expect(response.status).toBe(200)
+      }
+    } finally {
+      expect(await second.stop()).toBe(0)
+    }
+  })
+})
+
+const databaseUrl = process.env.DATABASE_URL
+
+describe.skipIf(databaseUrl === undefined)("reference server on PostgreSQL (DATABASE_URL)", () => {
+  it("serves customers and keeps them across a restart", async () => {
+    const name = `payrail_server_${crypto.randomUUID().replace(/-/g, "")}`
+    const admin = (statement: string) =>
+      Effect.runPromise(
+        Effect.flatMap(PgClient.PgClient, (sql) => sql.unsafe(statement)).pipe(
+          Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl ?? "") })),
+          Effect.scoped
+        )
+      )
+    await admin(`CREATE DATABASE ${name}`)
+    const url = new URL(databaseUrl ?? "")
+    url.pathname = `/${name}`
+    const dataDir = await mkdtemp(join(tmpdir(), "payrail-server-pg-"))
+    temporaryDirectories.push(dataDir)
+    try {
+      const env = { DATABASE_URL: url.toString(), PAYRAIL_DATA_DIR: dataDir }
+      const first = await startServer(env)
+      expect(first.output()).toContain("PostgreSQL")
+      expect(first.output()).not.toContain(url.toString())
+      const ids = await exerciseCustomers(first.baseUrl, first.auth)
+      expect(await first.stop()).toBe(0)
+      const second = await startServer(env)
+      try {
+        const page = await (await fetch(`${second.baseUrl}${api}/customers?limit=100`, { headers: { authorization: second.auth } })).json()
+        expect(page.data.map((customer: { id: string }) => customer.id)).toEqual(expect.arrayContaining(ids))
+      } finally {
+        expect(await second.stop()).toBe(0)
+      }
+    } finally {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    }
+  })
+})
