@@ -20,7 +20,7 @@ const Timestamp = Schema.DateTimeUtc.annotations({ description: "an ISO 8601 tim
 /** Query of `GET /customers`: filters (timestamp bounds inclusive) and paging. */
 export const CustomerListParams = reportFieldErrors(
   Schema.Struct({
-    platformCustomerId: Schema.optional(Schema.String),
+    platformCustomerId: Schema.optional(FieldFormat.Text(255)),
     customerType: Schema.optional(CustomerFields.CustomerType),
     region: Schema.optional(CountryCode.CountryCode),
     email: Schema.optional(FieldFormat.Email),

@@ -6,14 +6,17 @@ import { Schema } from "effect"
  * `constraint`, so clients learn the rule without the offending value being echoed back.
  */
 
-/** Text of 1 to `maxLength` characters that is not only white space. */
+// NUL cannot be stored by PostgreSQL (text or jsonb); refusing it here keeps every adapter equal.
+const hasNoNul = (value: string) => !value.includes("\u0000")
+
+/** Text of 1 to `maxLength` characters that is not only white space and holds no NUL character. */
 export const Text = (maxLength: number) =>
   Schema.String.pipe(
     Schema.minLength(1, { description: "a non-empty string" }),
     Schema.maxLength(maxLength, { description: `a string of at most ${maxLength} characters` }),
-    Schema.filter((value) => value.trim().length > 0, {
-      description: "a string that is not only white space",
-      jsonSchema: { pattern: "\\S" }
+    Schema.filter((value) => value.trim().length > 0 && hasNoNul(value), {
+      description: "a string that is not only white space and has no NUL character",
+      jsonSchema: { pattern: "^(?=.*\\S)[^\\u0000]*$" }
     })
   )
 
@@ -22,7 +25,7 @@ const emailPattern = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Z
 /** An email address (`local@domain.tld`), at most 254 characters. */
 export const Email = Schema.String.pipe(
   Schema.maxLength(254, { description: "an email address of at most 254 characters" }),
-  Schema.filter((value) => emailPattern.test(value), {
+  Schema.filter((value) => emailPattern.test(value) && hasNoNul(value), {
     description: "an email address",
     jsonSchema: { format: "email" }
   }),

@@ -6,7 +6,7 @@ import type { Platform, PlatformId } from "./Platform.js"
 export class PlatformRepo extends Context.Tag("@payrail/core/PlatformRepo")<
   PlatformRepo,
   {
-    /** Stores a new platform (ids are unique; inserting an existing id is a defect). */
+    /** Stores a new platform. Ids are unique: inserting an existing id fails with `StoreFailure`. */
     readonly insert: (platform: Platform) => Effect.Effect<void, StoreFailure>
     readonly findById: (id: PlatformId) => Effect.Effect<Option.Option<Platform>, StoreFailure>
     /** All platforms, oldest first. Platforms are few; this is for operators, not for request paths. */

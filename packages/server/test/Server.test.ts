@@ -71,7 +71,7 @@ describe("reference server on embedded PGlite", () => {
     } finally {
       expect(await second.stop()).toBe(0)
     }
-  })
+  }, 300_000)
 })
 
 const databaseUrl = process.env.DATABASE_URL
@@ -108,5 +108,5 @@ describe.skipIf(databaseUrl === undefined)("reference server on PostgreSQL (DATA
     } finally {
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     }
-  })
+  }, 300_000)
 })

@@ -36,7 +36,7 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = once(child, "exit").then(([code]) => code as number | null)
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + 180_000
   while (!/client secret\s+\S+/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))

@@ -3,7 +3,8 @@ import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
 /**
  * The shared state of the memory adapter and its unit of work. Writes go through `write`, which records how to
  * undo them; `transaction` holds the single write lock for its whole duration and replays the undo log when the
- * effect fails or is interrupted, so a failed unit of work leaves nothing behind. Reads never wait: JavaScript
+ * effect fails or is interrupted, so a failed unit of work leaves nothing behind; a nested transaction is a
+ * savepoint with an undo log of its own. Reads never wait: JavaScript
  * runs one fiber at a time, and every write applies in one synchronous step.
  */
 export class MemoryState extends Context.Tag("@payrail/storage-memory/MemoryState")<
@@ -47,24 +48,26 @@ export const layer: Layer.Layer<MemoryState> = Layer.scoped(
         return lock.withPermits(1)(Effect.sync(() => mutate()[0]))
       })
 
+    // Runs `effect` with a fresh undo log; on failure or interruption replays it backwards, on success hands it to
+    // `onCommit` (the outer log for a savepoint, nothing at the top level).
+    const withUndoLog = <A, E, R>(effect: Effect.Effect<A, E, R>, onCommit: (undos: Array<() => void>) => void) =>
+      Effect.suspend(() => {
+        const undos: Array<() => void> = []
+        return Effect.locally(effect, undoLog, Option.some(undos)).pipe(
+          Effect.onExit((exit) =>
+            Effect.sync(() => {
+              if (Exit.isSuccess(exit)) onCommit(undos)
+              else for (const undo of undos.reverse()) undo()
+            })
+          )
+        )
+      })
+
     const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.flatMap(FiberRef.get(undoLog), (log) =>
-        Option.isSome(log)
-          ? effect
-          : lock.withPermits(1)(
-              Effect.suspend(() => {
-                const undos: Array<() => void> = []
-                return Effect.locally(effect, undoLog, Option.some(undos)).pipe(
-                  Effect.onExit((exit) =>
-                    Exit.isSuccess(exit)
-                      ? Effect.void
-                      : Effect.sync(() => {
-                          for (const undo of undos.reverse()) undo()
-                        })
-                  )
-                )
-              })
-            )
+      Effect.flatMap(FiberRef.get(undoLog), (outer) =>
+        Option.isSome(outer)
+          ? withUndoLog(effect, (undos) => outer.value.push(...undos))
+          : lock.withPermits(1)(withUndoLog(effect, () => {}))
       )
 
     const table = <V>(name: string): Map<string, V> => {

@@ -81,6 +81,33 @@ export const register = (it: Methods) => {
       expect(yield* repo.findById(platform.id, fresh.id)).toEqual(Option.none())
     }))
 
+  it.effect("undoes only a failed nested unit of work when the outer one recovers", () =>
+    Effect.gen(function* () {
+      const store = yield* Store.Store
+      const repo = yield* CustomerRepo.CustomerRepo
+      const outbox = yield* Outbox.Outbox
+      const platform = yield* Fixtures.insertPlatform
+      const kept = Fixtures.individual()
+      const undone = Fixtures.individual()
+      yield* store.transaction(
+        Effect.gen(function* () {
+          yield* repo.insert(platform.id, kept, Fixtures.noIdentifier)
+          yield* store
+            .transaction(
+              Effect.gen(function* () {
+                yield* repo.insert(platform.id, undone, Fixtures.noIdentifier)
+                yield* outbox.append(eventFor(platform.id, "CUSTOMER.CREATED"))
+                return yield* Effect.fail("inner" as const)
+              })
+            )
+            .pipe(Effect.catchAll(() => Effect.void))
+        })
+      )
+      expect(Option.isSome(yield* repo.findById(platform.id, kept.id))).toBe(true)
+      expect(yield* repo.findById(platform.id, undone.id)).toEqual(Option.none())
+      expect(yield* eventsOf(platform.id)).toEqual([])
+    }))
+
   it.effect("keeps concurrent units of work isolated: 20 racing creates leave exactly one customer and one event", () =>
     Effect.gen(function* () {
       const store = yield* Store.Store

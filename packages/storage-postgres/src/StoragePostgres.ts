@@ -1,0 +1,48 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Errors, type Storage } from "@payrail/core"
+import { Config, type ConfigError, Effect, Layer, type Redacted } from "effect"
+import * as Migrations from "./Migrations.js"
+import * as PgApiTokenRepo from "./PgApiTokenRepo.js"
+import * as PgCustomerRepo from "./PgCustomerRepo.js"
+import * as PgliteClient from "./PgliteClient.js"
+import * as PgOutbox from "./PgOutbox.js"
+import * as PgPlatformRepo from "./PgPlatformRepo.js"
+import * as PgStore from "./PgStore.js"
+
+const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
+
+/**
+ * Every storage port on the ambient `SqlClient` (PostgreSQL dialect). The schema is migrated before any
+ * repository exists, so a built layer always works on an up-to-date schema; migrating an up-to-date database
+ * changes nothing. Failing to connect or migrate fails the layer with `StoreFailure`.
+ */
+export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
+  PgStore.layer,
+  PgPlatformRepo.layer,
+  PgApiTokenRepo.layer,
+  PgCustomerRepo.layer,
+  PgOutbox.layer
+).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
+
+/**
+ * Every storage port on the PostgreSQL server at `url` (a `postgres://` connection string), through a pool of
+ * `@effect/sql-pg` that is closed when the layer is released. The URL stays redacted: it never reaches logs.
+ */
+export const layerPostgres = (url: Redacted.Redacted<string>): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
+  layer.pipe(
+    Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed)))
+  )
+
+/**
+ * Every storage port on PGlite, PostgreSQL running in this process: in memory, or in `options.dataDir` where the
+ * data survives restarts. The same migrations and statements run as on a PostgreSQL server; units of work run
+ * one at a time (see `PgliteClient`). The database is closed when the layer is released.
+ */
+export const layerPglite = (options: PgliteClient.Options = {}): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
+  layer.pipe(Layer.provide(PgliteClient.layer(options).pipe(Layer.mapError(openFailed))))
+
+/** `layerPostgres` on the server named by the `DATABASE_URL` configuration, which is required. */
+export const layerConfig: Layer.Layer<Storage.Services, Errors.StoreFailure | ConfigError.ConfigError> = Layer.unwrapEffect(
+  Effect.map(Config.redacted("DATABASE_URL"), layerPostgres)
+)

@@ -1,0 +1,8 @@
+export * as Migrations from "./Migrations.js"
+export * as PgApiTokenRepo from "./PgApiTokenRepo.js"
+export * as PgCustomerRepo from "./PgCustomerRepo.js"
+export * as PgliteClient from "./PgliteClient.js"
+export * as PgOutbox from "./PgOutbox.js"
+export * as PgPlatformRepo from "./PgPlatformRepo.js"
+export * as PgStore from "./PgStore.js"
+export * as StoragePostgres from "./StoragePostgres.js"

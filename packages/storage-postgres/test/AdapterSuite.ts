@@ -1,0 +1,128 @@
+import { expect, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import {
+  ApiTokenRepo,
+  Customer,
+  CustomerRepo,
+  DomainEvent,
+  Errors,
+  Outbox,
+  type Platform,
+  PlatformRepo,
+  Store,
+  type Storage
+} from "@payrail/core"
+import { Fixtures } from "@payrail/storage-testkit"
+import { type DateTime, Effect, Either, type Layer, Option } from "effect"
+import { Migrations } from "../src/index.js"
+
+const event = (platformId: Platform.PlatformId, type: string, timestamp: DateTime.Utc) =>
+  new DomainEvent.DomainEvent({
+    id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
+    platformId,
+    type,
+    timestamp,
+    data: { type, nested: { list: [1, 2, 3], text: "é ✓ \"quoted\"" } }
+  })
+
+const sqlStateOf = (failure: Errors.StoreFailure): unknown => {
+  const error = failure.cause
+  const driverError = typeof error === "object" && error !== null && "cause" in error ? error.cause : undefined
+  return typeof driverError === "object" && driverError !== null && "code" in driverError ? driverError.code : undefined
+}
+
+/**
+ * What this adapter guarantees beyond the shared conformance suites: its migrations, its mapping of SQLSTATEs,
+ * savepoints for nested units of work and the encoding of records. Registered once per backend.
+ */
+export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) =>
+  layer(storage, { timeout: "120 seconds", excludeTestServices: true })(`storage-postgres on ${backend}`, (it) => {
+    it.effect("has applied every migration once, and a second run applies none", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* Migrations.run).toEqual([])
+        const applied = yield* sql<{ name: string }>`SELECT name FROM ${sql(Migrations.table)} ORDER BY migration_id`
+        expect(applied.map((row) => row.name)).toEqual(["platforms", "api_tokens", "customers", "outbox"])
+      }))
+
+    it.effect("maps SQLSTATE 23505 on (platform, platformCustomerId) to PlatformCustomerIdTaken with its details", () =>
+      Effect.gen(function* () {
+        const repo = yield* CustomerRepo.CustomerRepo
+        const owner = Fixtures.platform().id
+        yield* repo.insert(owner, Fixtures.individual({ platformCustomerId: "pc-1" }), Fixtures.noIdentifier)
+        const duplicate = yield* Effect.flip(
+          repo.insert(owner, Fixtures.individual({ platformCustomerId: "pc-1" }), Fixtures.noIdentifier)
+        )
+        expect(duplicate).toBeInstanceOf(Errors.PlatformCustomerIdTaken)
+        expect(duplicate._tag === "PlatformCustomerIdTaken" && duplicate.details).toEqual({ platformCustomerId: "pc-1" })
+      }))
+
+    it.effect("reports other unique violations as StoreFailure that keeps the SQLSTATE in its cause", () =>
+      Effect.gen(function* () {
+        const tokens = yield* ApiTokenRepo.ApiTokenRepo
+        const customers = yield* CustomerRepo.CustomerRepo
+        const owner = Fixtures.platform().id
+        const token = Fixtures.apiToken(owner)
+        yield* tokens.insert(token)
+        const sameClientId = yield* Effect.flip(tokens.insert({ ...Fixtures.apiToken(owner), clientId: token.clientId }))
+        expect(sameClientId._tag).toBe("StoreFailure")
+        expect(sqlStateOf(sameClientId)).toBe("23505")
+
+        const customer = Fixtures.individual()
+        yield* customers.insert(owner, customer, Fixtures.noIdentifier)
+        const sameId = yield* Effect.flip(customers.insert(owner, customer, Fixtures.noIdentifier))
+        expect(sameId._tag).toBe("StoreFailure")
+      }))
+
+    it.effect("stores records encoded and decodes them intact, milliseconds and Unicode included", () =>
+      Effect.gen(function* () {
+        const platforms = yield* PlatformRepo.PlatformRepo
+        const customers = yield* CustomerRepo.CustomerRepo
+        const outbox = yield* Outbox.Outbox
+        const platform = Fixtures.platform("Ünïcödé ✓")
+        yield* platforms.insert(platform)
+        expect(yield* platforms.findById(platform.id)).toEqual(Option.some(platform))
+
+        const customer = new Customer.BusinessCustomer({ ...Fixtures.business(1), updatedAt: Fixtures.at(999) })
+        yield* customers.insert(platform.id, customer, Option.some("12-3456789"))
+        expect(yield* customers.findById(platform.id, customer.id)).toEqual(
+          Option.some({ customer, identifier: Option.some("12-3456789"), version: 1 })
+        )
+
+        const appended = event(platform.id, "CUSTOMER.CREATED", Fixtures.at(42))
+        yield* outbox.append(appended)
+        const pending = yield* outbox.pending(100_000)
+        expect(pending.find((candidate) => candidate.id === appended.id)).toEqual(appended)
+      }))
+
+    it.effect("runs a nested unit of work as a savepoint: its failure undoes only its own writes", () =>
+      Effect.gen(function* () {
+        const store = yield* Store.Store
+        const platforms = yield* PlatformRepo.PlatformRepo
+        const outer = Fixtures.platform()
+        const inner = Fixtures.platform()
+        yield* store.transaction(
+          Effect.gen(function* () {
+            yield* platforms.insert(outer)
+            const nested = yield* Effect.either(
+              store.transaction(Effect.zipRight(platforms.insert(inner), Effect.fail("inner failed" as const)))
+            )
+            expect(nested).toEqual(Either.left("inner failed"))
+          })
+        )
+        expect(Option.isSome(yield* platforms.findById(outer.id))).toBe(true)
+        expect(yield* platforms.findById(inner.id)).toEqual(Option.none())
+      }))
+
+    it.effect("returns pending outbox events in append order, at most `limit`", () =>
+      Effect.gen(function* () {
+        const outbox = yield* Outbox.Outbox
+        const owner = Fixtures.platform().id
+        // Later timestamps first: the order is the order of appends, not of timestamps.
+        const events = [3, 2, 1].map((offset) => event(owner, `TYPE.${offset}`, Fixtures.at(offset)))
+        yield* Effect.forEach(events, outbox.append, { discard: true })
+        const mine = (yield* outbox.pending(100_000)).filter((pending) => pending.platformId === owner)
+        expect(mine.map((pending) => pending.id)).toEqual(events.map((appended) => appended.id))
+        expect(yield* outbox.pending(1)).toHaveLength(1)
+      }))
+  })
