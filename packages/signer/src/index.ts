@@ -1,0 +1,1 @@
+export * as Signer from "./Signer.js"

@@ -1,0 +1,5 @@
+export * as OidcVerifier from "./OidcVerifier.js"
+export * as OtpTargets from "./OtpTargets.js"
+export * as PasskeyVerifier from "./PasskeyVerifier.js"
+export * as SessionKeys from "./SessionKeys.js"
+export * as StampVerifier from "./StampVerifier.js"

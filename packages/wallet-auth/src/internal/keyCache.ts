@@ -1,0 +1,33 @@
+import { P256 } from "@payrail/wallet-protocol"
+
+/** A registered public key parsed once, with whatever native handle a verifier needs for it. */
+export interface CachedKey<Native> {
+  readonly publicKey: P256.PublicKey
+  readonly native: Native
+}
+
+/**
+ * A bounded least-recently-used cache from registered key text (as stored) to its parsed point and native handle.
+ * Parsing a compressed key costs a modular square root and importing it into the platform's crypto costs more than
+ * a verification, so both happen once per key; `undefined` marks text that is not a P-256 key.
+ */
+export const makeKeyCache = <Native>(capacity: number, load: (publicKey: P256.PublicKey) => Native) => {
+  const entries = new Map<string, CachedKey<Native> | undefined>()
+  return (keyText: string): CachedKey<Native> | undefined => {
+    if (entries.has(keyText)) {
+      const hit = entries.get(keyText)
+      // Re-inserting moves the key to the young end of the Map's insertion order.
+      entries.delete(keyText)
+      entries.set(keyText, hit)
+      return hit
+    }
+    const parsed = P256.parsePublicKey(keyText)
+    const entry = parsed.ok ? { publicKey: parsed.value, native: load(parsed.value) } : undefined
+    entries.set(keyText, entry)
+    if (entries.size > capacity) {
+      const oldest = entries.keys().next()
+      if (oldest.done !== true) entries.delete(oldest.value)
+    }
+    return entry
+  }
+}
