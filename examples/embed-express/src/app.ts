@@ -2,14 +2,14 @@ import express, { type Express } from "express"
 import { Layer } from "effect"
 import { Domain, Ids } from "@payrail/core"
 import { type PayrailHttp, WebHandler } from "@payrail/http"
-import { SandboxKyc } from "@payrail/sandbox"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { toNodeHandler } from "./webBridge.js"
 
 /** The domain Payrail needs: here in memory with the sandbox KYC provider; swap in StoragePostgres for real data. */
 export const payrailServices = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
-  Layer.provide(SandboxKyc.layer),
+  Layer.provide(Sandbox.layer),
   Layer.provide(Ids.layer)
 )
 

@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
 import { CustomersApi } from "./CustomersApi.js"
+import { ExternalAccountsApi } from "./ExternalAccountsApi.js"
+import { InternalAccountsApi } from "./InternalAccountsApi.js"
 import { wire } from "./ErrorBody.js"
 import * as HttpErrors from "./HttpErrors.js"
 import { SystemApi } from "./SystemApi.js"
@@ -18,6 +20,8 @@ export const InvalidInputBody = wire(InvalidInput.InvalidInput, 400, "The reques
  */
 export class PayrailApi extends HttpApi.make("payrail")
   .add(CustomersApi)
+  .add(InternalAccountsApi)
+  .add(ExternalAccountsApi)
   .prefix(basePath)
   .add(SystemApi)
   .addError(InvalidInputBody)

@@ -47,6 +47,7 @@ const entries: ReadonlyArray<readonly [code: string, name: string, decimals: num
   ["UGX", "Ugandan Shilling", 0, "USh"],
   ["USD", "US Dollar", 2, "$"],
   ["USDC", "USD Coin", 6],
+  ["USDT", "Tether USD", 6],
   ["VND", "Vietnamese Dong", 0, "₫"],
   ["XAF", "Central African CFA Franc", 0, "FCFA"],
   ["XOF", "West African CFA Franc", 0, "CFA"],

@@ -7,6 +7,7 @@ import { DomainEvent, EventId } from "./DomainEvent.js"
 import { CustomerNotFound, type PlatformCustomerIdTaken, StoreFailure } from "./Errors.js"
 import { FieldError } from "./FieldError.js"
 import { Ids } from "./Ids.js"
+import { InternalAccounts } from "./InternalAccounts.js"
 import { InvalidInput } from "./InvalidInput.js"
 import { KycProvider } from "./KycProvider.js"
 import { Outbox } from "./Outbox.js"
@@ -20,8 +21,9 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
   Customers,
   {
     /**
-     * Creates a customer with the verification status the KYC provider assigns, and records `CUSTOMER.CREATED`
-     * (plus `CUSTOMER.KYC_*` when the status resolved at creation) in the same unit of work.
+     * Creates a customer with the verification status the KYC provider assigns, opens its internal accounts
+     * (an embedded wallet on platforms with the stablecoin) and records `CUSTOMER.CREATED` (plus `CUSTOMER.KYC_*`
+     * when the status resolved at creation), all in one unit of work.
      */
     readonly create: (
       platform: Platform,
@@ -96,6 +98,7 @@ export const layer = Layer.effect(
     const outbox = yield* Outbox
     const kyc = yield* KycProvider
     const ids = yield* Ids
+    const accounts = yield* InternalAccounts
 
     const event = (platform: Platform, type: string, customer: Customer) =>
       Effect.gen(function* () {
@@ -135,6 +138,7 @@ export const layer = Layer.effect(
           yield* store.transaction(
             Effect.gen(function* () {
               yield* repo.insert(platform.id, customer, identifier)
+              yield* accounts.openForCustomer(platform, customer)
               yield* outbox.append(created)
               if (Option.isSome(statusEvent)) yield* outbox.append(statusEvent.value)
             })

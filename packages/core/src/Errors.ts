@@ -64,3 +64,29 @@ export class PlatformNotFound extends Schema.TaggedError<PlatformNotFound>()("Pl
   reason: Schema.String,
   details: Schema.Struct({ platformId: Schema.String })
 }) {}
+
+/** No internal account with this id on the caller's platform. Code `NOT_FOUND` (404). */
+export class InternalAccountNotFound extends Schema.TaggedError<InternalAccountNotFound>()("InternalAccountNotFound", {
+  code: Schema.Literal("NOT_FOUND"),
+  reason: Schema.String,
+  details: Schema.Struct({ accountId: Schema.String })
+}) {}
+
+/** A sandbox-only operation called by a production platform. Code `FORBIDDEN` (403). */
+export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly", {
+  code: Schema.Literal("FORBIDDEN"),
+  reason: Schema.String
+}) {}
+
+/** No external account with this id on the caller's platform (or it was deleted). Code `NOT_FOUND` (404). */
+export class ExternalAccountNotFound extends Schema.TaggedError<ExternalAccountNotFound>()("ExternalAccountNotFound", {
+  code: Schema.Literal("NOT_FOUND"),
+  reason: Schema.String,
+  details: Schema.Struct({ accountId: Schema.String })
+}) {}
+
+/** The ownership challenge was not started, has expired, or was answered already. Code `CONFLICT` (409). */
+export class OwnershipChallengeUnavailable extends Schema.TaggedError<OwnershipChallengeUnavailable>()(
+  "OwnershipChallengeUnavailable",
+  { code: Schema.Literal("CONFLICT"), reason: Schema.String }
+) {}

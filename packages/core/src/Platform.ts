@@ -25,7 +25,12 @@ export class PlatformConfig extends Schema.Class<PlatformConfig>("PlatformConfig
   skipPaperwork: Schema.Boolean,
   region: CountryCode,
   umaDomain: Schema.String,
-  webhookEndpoint: Schema.optional(Schema.String)
+  webhookEndpoint: Schema.optional(Schema.String),
+  /**
+   * The platform must apply counterparty rules (for example the EU travel rule) to crypto transfers, so new
+   * self-custody wallets need an `ownershipType` and first-party ones an ownership verification.
+   */
+  subjectToCounterpartyRules: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}
 
 /** A platform record. */

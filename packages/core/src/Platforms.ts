@@ -8,6 +8,9 @@ import { type Environment, Platform, PlatformConfig, PlatformId, SupportedCurren
 import { PlatformRepo } from "./PlatformRepo.js"
 import * as ResourceId from "./ResourceId.js"
 import { Store } from "./Store.js"
+import * as SystemAccounts from "./SystemAccounts.js"
+import { InternalAccounts } from "./InternalAccounts.js"
+import * as Ledger from "./Ledger.js"
 
 /** A token just issued, with its secret in clear: show it to the owner once; it cannot be recovered later. */
 export interface IssuedToken {
@@ -52,6 +55,8 @@ export const layer = Layer.effect(
     const tokens = yield* ApiTokenRepo
     const store = yield* Store
     const ids = yield* Ids
+    const accounts = yield* InternalAccounts
+    const ledger = yield* Ledger.Ledger
     const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.unsafeMake(millis))
     return {
       create: ({ config, environment, name }) =>
@@ -59,7 +64,18 @@ export const layer = Layer.effect(
           const createdAt = yield* now
           const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
           const platform = new Platform({ id, name, environment, config: config ?? defaultConfig, createdAt, updatedAt: createdAt })
-          yield* platforms.insert(platform)
+          const currencies = platform.config.supportedCurrencies.map((currency) => currency.currencyCode)
+          // The platform, its system accounts (rail clearing, fees, FX per currency) and its own internal accounts
+          // exist together or not at all.
+          yield* store.transaction(
+            Effect.gen(function* () {
+              yield* platforms.insert(platform)
+              yield* Effect.forEach(SystemAccounts.accountsFor(platform.id, currencies), (account) =>
+                ledger.openAccount(account).pipe(Effect.catchTag("InvalidPosting", Effect.die))
+              )
+              yield* accounts.openForPlatform(platform)
+            })
+          )
           return platform
         }),
       issueToken: ({ name, permissions, platformId }) =>

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Redacted } from "effect"
 import { Authentication, Domain, Ids, Platforms } from "@payrail/core"
-import { SandboxKyc } from "@payrail/sandbox"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 
 const services = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
-  Layer.provide(SandboxKyc.layer),
+  Layer.provide(Sandbox.layer),
   Layer.provide(Ids.layer)
 )
 

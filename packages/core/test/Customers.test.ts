@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 import { CustomerRepo, Customers, Domain, Errors, Ids, Outbox, Platforms } from "@payrail/core"
-import { SandboxKyc } from "@payrail/sandbox"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 
 const services = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
-  Layer.provide(SandboxKyc.layer),
+  Layer.provide(Sandbox.layer),
   Layer.provide(Ids.layerDeterministic)
 )
 
@@ -52,7 +52,7 @@ describe("Customers", () => {
     const broken = Domain.layer.pipe(
       Layer.provide(failingOutbox),
       Layer.provideMerge(StorageMemory.layer),
-      Layer.provide(SandboxKyc.layer),
+      Layer.provide(Sandbox.layer),
       Layer.provide(Ids.layerDeterministic)
     )
     return Effect.gen(function* () {

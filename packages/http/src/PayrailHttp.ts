@@ -1,14 +1,22 @@
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Layer } from "effect"
-import type { Authentication, Customers, Store } from "@payrail/core"
+import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, Store } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import * as AuthenticationLive from "./AuthenticationLive.js"
 import * as CustomersHandlers from "./CustomersHandlers.js"
+import * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
+import * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"
 import * as ErrorMapping from "./ErrorMapping.js"
 import * as SystemHandlers from "./SystemHandlers.js"
 
 /** The domain services the HTTP API calls. */
-export type Services = Authentication.Authentication | Customers.Customers | Store.Store
+export type Services =
+  | Authentication.Authentication
+  | Customers.Customers
+  | InternalAccounts.InternalAccounts
+  | ExternalAccounts.ExternalAccounts
+  | SandboxFunding.SandboxFunding
+  | Store.Store
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -24,6 +32,8 @@ export const layer = Layer.mergeAll(
   ErrorMapping.layer
 ).pipe(
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
-  Layer.provide(Layer.mergeAll(CustomersHandlers.layer, SystemHandlers.layer)),
+  Layer.provide(
+    Layer.mergeAll(CustomersHandlers.layer, InternalAccountsHandlers.layer, ExternalAccountsHandlers.layer, SystemHandlers.layer)
+  ),
   Layer.provide(AuthenticationLive.layer)
 )

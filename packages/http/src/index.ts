@@ -1,6 +1,8 @@
 export * as AuthenticationLive from "./AuthenticationLive.js"
 export * as CustomersHandlers from "./CustomersHandlers.js"
 export * as ErrorMapping from "./ErrorMapping.js"
+export * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
+export * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"
 export * as PayrailHttp from "./PayrailHttp.js"
 export * as SystemHandlers from "./SystemHandlers.js"
 export * as WebHandler from "./WebHandler.js"

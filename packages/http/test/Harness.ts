@@ -1,6 +1,6 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
-import { SandboxKyc } from "@payrail/sandbox"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
 
@@ -20,11 +20,16 @@ const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
 
 /** The API over memory storage and the sandbox KYC provider, driven through the web-standard handler. */
 export const makeHarness = async (
-  options: { readonly prefix?: string; readonly config?: Platform.PlatformConfig; readonly storage?: Layer.Layer<Storage.Services> } = {}
+  options: {
+    readonly prefix?: string
+    readonly config?: Platform.PlatformConfig
+    readonly environment?: Platform.Environment
+    readonly storage?: Layer.Layer<Storage.Services>
+  } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
     Layer.provideMerge(options.storage ?? StorageMemory.layer),
-    Layer.provide(SandboxKyc.layer),
+    Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer)
   )
   const runtime = ManagedRuntime.make(services)
@@ -36,7 +41,11 @@ export const makeHarness = async (
   const [platform, other] = await runtime.runPromise(
     Effect.flatMap(Platforms.Platforms, (platforms) =>
       Effect.all([
-        platforms.create({ name: "Test platform", environment: "SANDBOX", ...(options.config ? { config: options.config } : {}) }),
+        platforms.create({
+          name: "Test platform",
+          environment: options.environment ?? "SANDBOX",
+          ...(options.config ? { config: options.config } : {})
+        }),
         platforms.create({ name: "Other platform", environment: "SANDBOX" })
       ])
     )

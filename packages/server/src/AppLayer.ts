@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import path from "node:path"
 import { Domain, Errors, Ids, type Storage } from "@payrail/core"
-import { SandboxKyc } from "@payrail/sandbox"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import type { ServerConfig } from "./ServerConfig.js"
@@ -37,7 +37,7 @@ export const describeStorage = (settings: ServerConfig): string => {
 export const make = (settings: ServerConfig): Layer.Layer<Domain.Services | Storage.Services, Errors.StoreFailure> =>
   Domain.layer.pipe(
     Layer.provideMerge(storage(settings)),
-    Layer.provide(SandboxKyc.layer),
+    Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer),
     Layer.tapErrorCause((cause) => Effect.logError("could not open storage", cause))
   )

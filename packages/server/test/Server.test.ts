@@ -53,14 +53,14 @@ describe("reference server on embedded PGlite", () => {
   it("bootstraps a sandbox platform, serves customers, shuts down cleanly and keeps the data across a restart", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "payrail-server-"))
     temporaryDirectories.push(dataDir)
-    const first = await startServer({ PAYRAIL_DATA_DIR: dataDir })
+    const first = await startServer({ PAYRAIL_DATA_DIR: dataDir, PAYRAIL_STORAGE: "pglite" })
     expect(first.output()).toContain("(created now)")
     expect((await fetch(`${first.baseUrl}/ready`)).status).toBe(200)
     const ids = await exerciseCustomers(first.baseUrl, first.auth)
     expect((await stat(join(dataDir, "sandbox-credentials.json"))).mode & 0o777).toBe(0o600)
     expect(await first.stop()).toBe(0)
 
-    const second = await startServer({ PAYRAIL_DATA_DIR: dataDir })
+    const second = await startServer({ PAYRAIL_DATA_DIR: dataDir, PAYRAIL_STORAGE: "pglite" })
     try {
       expect(second.output()).not.toContain("(created now)")
       expect(second.auth).toBe(first.auth)

@@ -4,7 +4,11 @@ import { Errors, type Storage } from "@payrail/core"
 import { Config, type ConfigError, Effect, Layer, type Redacted } from "effect"
 import * as Migrations from "./Migrations.js"
 import * as PgApiTokenRepo from "./PgApiTokenRepo.js"
+import * as PgAuthMethodRepo from "./PgAuthMethodRepo.js"
 import * as PgCustomerRepo from "./PgCustomerRepo.js"
+import * as PgExternalAccountRepo from "./PgExternalAccountRepo.js"
+import * as PgInternalAccountRepo from "./PgInternalAccountRepo.js"
+import * as PgLedger from "./PgLedger.js"
 import * as PgliteClient from "./PgliteClient.js"
 import * as PgOutbox from "./PgOutbox.js"
 import * as PgPlatformRepo from "./PgPlatformRepo.js"
@@ -22,7 +26,11 @@ export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient
   PgPlatformRepo.layer,
   PgApiTokenRepo.layer,
   PgCustomerRepo.layer,
-  PgOutbox.layer
+  PgOutbox.layer,
+  PgLedger.layer,
+  PgInternalAccountRepo.layer,
+  PgAuthMethodRepo.layer,
+  PgExternalAccountRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -42,7 +42,16 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         const sql = yield* SqlClient.SqlClient
         expect(yield* Migrations.run).toEqual([])
         const applied = yield* sql<{ name: string }>`SELECT name FROM ${sql(Migrations.table)} ORDER BY migration_id`
-        expect(applied.map((row) => row.name)).toEqual(["platforms", "api_tokens", "customers", "outbox"])
+        expect(applied.map((row) => row.name)).toEqual([
+          "platforms",
+          "api_tokens",
+          "customers",
+          "outbox",
+          "ledger",
+          "internal_accounts",
+          "auth_methods",
+          "external_accounts"
+        ])
       }))
 
     it.effect("maps SQLSTATE 23505 on (platform, platformCustomerId) to PlatformCustomerIdTaken with its details", () =>

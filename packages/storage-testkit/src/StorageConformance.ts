@@ -2,6 +2,9 @@ import { describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "@payrail/core"
 import * as CustomerSuite from "./CustomerSuite.js"
+import * as ExternalAccountSuite from "./ExternalAccountSuite.js"
+import * as InternalAccountSuite from "./InternalAccountSuite.js"
+import * as LedgerSuite from "./LedgerSuite.js"
 import * as PlatformSuite from "./PlatformSuite.js"
 import * as UnitOfWorkSuite from "./UnitOfWorkSuite.js"
 
@@ -11,7 +14,14 @@ import * as UnitOfWorkSuite from "./UnitOfWorkSuite.js"
  */
 export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, unknown>): void => {
   describe(`storage conformance: ${adapterName}`, () => {
-    const suites = { platforms: PlatformSuite, customers: CustomerSuite, "unit of work": UnitOfWorkSuite }
+    const suites = {
+      platforms: PlatformSuite,
+      customers: CustomerSuite,
+      "unit of work": UnitOfWorkSuite,
+      ledger: LedgerSuite,
+      "internal accounts": InternalAccountSuite,
+      "external accounts": ExternalAccountSuite
+    }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
     }

@@ -1,0 +1,105 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema, Struct } from "effect"
+import {
+  Currency,
+  Customer,
+  Errors,
+  ExternalAccount,
+  ExternalAccountRepo,
+  ExternalAccountRequest,
+  ExternalAccountStatus,
+  NameVerificationProvider
+} from "@payrail/core"
+import { Authentication } from "./Authentication.js"
+import { CustomerNotFoundBody, PermissionDeniedBody } from "./CustomersApi.js"
+import { wire } from "./ErrorBody.js"
+import { reportFieldErrors } from "./FieldErrorReport.js"
+import { ListResponse, pageParams } from "./ListQuery.js"
+
+const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
+const ExistsBody = wire(ExternalAccountRepo.ExternalAccountExists, 409, "The owner already has this external account")
+const InvalidBankAccountBody = wire(NameVerificationProvider.InvalidBankAccount, 400, "The rail rejects the bank account")
+const ChallengeUnavailableBody = wire(Errors.OwnershipChallengeUnavailable, 409, "No ownership challenge can be started or answered now")
+const InvalidTransitionBody = wire(ExternalAccountStatus.InvalidTransition, 409, "The account's status does not allow this")
+
+const AccountPath = reportFieldErrors(Schema.Struct({ accountId: ExternalAccount.ExternalAccountId }))
+const accountList = ListResponse(ExternalAccount.ExternalAccount, "ExternalAccountListResponse")
+
+/** Body of `POST /platform/external-accounts`: the customer body without `customerId`. */
+export const CreatePlatformExternalAccountRequest = Schema.Struct(
+  Struct.omit(ExternalAccountRequest.CreateExternalAccountRequest.fields, "customerId")
+).annotations({ identifier: "CreatePlatformExternalAccountRequest", parseOptions: { errors: "all" } })
+
+/** The endpoints of one owner kind (`/customers/external-accounts` or `/platform/external-accounts`). */
+const endpoints = <const Name extends string>(prefix: `/${string}`, name: Name) => ({
+  create: HttpApiEndpoint.post(`create${name}`, prefix)
+    .addSuccess(ExternalAccount.ExternalAccount, { status: 201 })
+    .addError(ExistsBody)
+    .addError(InvalidBankAccountBody),
+  list: HttpApiEndpoint.get(`list${name}`, prefix).addSuccess(accountList),
+  get: HttpApiEndpoint.get(`get${name}`, `${prefix}/:accountId` as const)
+    .setPath(AccountPath)
+    .addSuccess(ExternalAccount.ExternalAccount)
+    .addError(NotFoundBody),
+  delete: HttpApiEndpoint.del(`delete${name}`, `${prefix}/:accountId` as const)
+    .setPath(AccountPath)
+    .addSuccess(Schema.Void, { status: 204 })
+    .addError(NotFoundBody),
+  challenge: HttpApiEndpoint.post(`challenge${name}`, `${prefix}/:accountId/challenge` as const)
+    .setPath(AccountPath)
+    .setPayload(reportFieldErrors(ExternalAccountRequest.OwnershipChallengeRequest))
+    .addSuccess(ExternalAccountRequest.OwnershipChallenge, { status: 201 })
+    .addError(NotFoundBody)
+    .addError(ChallengeUnavailableBody)
+    .addError(InvalidTransitionBody),
+  verify: HttpApiEndpoint.post(`verify${name}`, `${prefix}/:accountId/verify` as const)
+    .setPath(AccountPath)
+    .setPayload(reportFieldErrors(ExternalAccountRequest.OwnershipVerificationRequest))
+    .addSuccess(ExternalAccount.ExternalAccount)
+    .addError(NotFoundBody)
+    .addError(ChallengeUnavailableBody)
+    .addError(InvalidTransitionBody)
+})
+
+const customer = endpoints("/customers/external-accounts", "ForCustomers")
+const platform = endpoints("/platform/external-accounts", "ForPlatform")
+
+/** External accounts of customers and of the platform: create, list, read, delete, prove wallet ownership. */
+export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
+  .add(
+    customer.create
+      .setPayload(reportFieldErrors(ExternalAccountRequest.CreateExternalAccountRequest))
+      .addError(CustomerNotFoundBody)
+      .annotate(OpenApi.Summary, "Create an external account (of a customer, or of the platform without customerId)")
+  )
+  .add(
+    customer.list
+      .setUrlParams(
+        reportFieldErrors(
+          Schema.Struct({ customerId: Schema.optional(Customer.CustomerId), currency: Schema.optional(Currency.CurrencyCode), ...pageParams })
+        )
+      )
+      .annotate(OpenApi.Summary, "List customers' external accounts")
+  )
+  .add(customer.get.annotate(OpenApi.Summary, "Get a customer's external account"))
+  .add(customer.delete.annotate(OpenApi.Summary, "Delete a customer's external account"))
+  .add(customer.challenge.annotate(OpenApi.Summary, "Start a wallet ownership challenge"))
+  .add(customer.verify.annotate(OpenApi.Summary, "Answer a wallet ownership challenge"))
+  .add(
+    platform.create
+      .setPayload(reportFieldErrors(CreatePlatformExternalAccountRequest))
+      .addError(CustomerNotFoundBody)
+      .annotate(OpenApi.Summary, "Create an external account of the platform")
+  )
+  .add(
+    platform.list
+      .setUrlParams(reportFieldErrors(Schema.Struct({ currency: Schema.optional(Currency.CurrencyCode), ...pageParams })))
+      .annotate(OpenApi.Summary, "List the platform's external accounts")
+  )
+  .add(platform.get.annotate(OpenApi.Summary, "Get an external account of the platform"))
+  .add(platform.delete.annotate(OpenApi.Summary, "Delete an external account of the platform"))
+  .add(platform.challenge.annotate(OpenApi.Summary, "Start a wallet ownership challenge"))
+  .add(platform.verify.annotate(OpenApi.Summary, "Answer a wallet ownership challenge"))
+  .addError(PermissionDeniedBody)
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "External accounts") {}

@@ -1,0 +1,45 @@
+import { Schema } from "effect"
+import { CustomerId } from "./Customer.js"
+import { CurrencyCode } from "./Currency.js"
+import { ExternalAccountInfo } from "./ExternalAccountInfo.js"
+import { OwnershipType } from "./ExternalAccountStatus.js"
+import { Text } from "./FieldFormat.js"
+
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/**
+ * Body of `POST /customers/external-accounts` (and, without `customerId`, of `POST /platform/external-accounts`).
+ * Decoding reports every invalid field, `accountInfo.*` included.
+ */
+export const CreateExternalAccountRequest = Schema.Struct({
+  customerId: optional(CustomerId),
+  currency: CurrencyCode,
+  platformAccountId: optional(Text(255)),
+  ownershipType: optional(OwnershipType),
+  defaultUmaDepositAccount: optional(Schema.Boolean),
+  accountInfo: ExternalAccountInfo
+}).annotations({ identifier: "CreateExternalAccountRequest", parseOptions: { errors: "all" } })
+export type CreateExternalAccountRequest = typeof CreateExternalAccountRequest.Type
+
+/** Methods of proving control of a wallet. Only `WALLET_SIGNATURE` is offered. */
+export const ChallengeMethod = Schema.Literal("WALLET_SIGNATURE")
+
+/** Body of `POST …/external-accounts/{id}/challenge`. */
+export const OwnershipChallengeRequest = Schema.Struct({
+  method: ChallengeMethod
+}).annotations({ identifier: "OwnershipChallengeRequest", parseOptions: { errors: "all" } })
+
+/** The challenge: the exact message the wallet signs, and until when it can be answered. */
+export const OwnershipChallenge = Schema.Struct({
+  method: ChallengeMethod,
+  messageToSign: Schema.String,
+  expiresAt: Schema.DateTimeUtc
+}).annotations({ identifier: "OwnershipChallenge" })
+export type OwnershipChallenge = typeof OwnershipChallenge.Type
+
+/** Body of `POST …/external-accounts/{id}/verify`: the wallet's signature of `messageToSign`. */
+export const OwnershipVerificationRequest = Schema.Struct({
+  signature: Text(2048),
+  signatureScheme: optional(Schema.Literal("bip137", "electrum"))
+}).annotations({ identifier: "OwnershipVerificationRequest", parseOptions: { errors: "all" } })
+export type OwnershipVerificationRequest = typeof OwnershipVerificationRequest.Type

@@ -1,0 +1,18 @@
+import { Layer } from "effect"
+import type { KycProvider, NameVerificationProvider, OwnershipVerifier } from "@payrail/core"
+import * as SandboxKyc from "./SandboxKyc.js"
+import * as SandboxNameVerification from "./SandboxNameVerification.js"
+import * as SandboxOwnership from "./SandboxOwnership.js"
+
+/** Every provider port the sandbox simulates. */
+export type Providers =
+  | KycProvider.KycProvider
+  | NameVerificationProvider.NameVerificationProvider
+  | OwnershipVerifier.OwnershipVerifier
+
+/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification and wallet ownership. */
+export const layer: Layer.Layer<Providers> = Layer.mergeAll(
+  SandboxKyc.layer,
+  SandboxNameVerification.layer,
+  SandboxOwnership.layer
+)
