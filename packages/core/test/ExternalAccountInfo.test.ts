@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, JSONSchema, Option, ParseResult, Schema } from "effect"
 import { AccountTypeCurrency, ExternalAccountInfo, FieldError } from "@payrail/core"
-import { exampleOf, invoice, person } from "./fixtures/accountInfo.js"
+import { AccountInfoExamples } from "@payrail/storage-testkit"
+
+const { exampleOf, invoice, person } = AccountInfoExamples
 
 const Request = Schema.Struct({ currency: Schema.String, accountInfo: ExternalAccountInfo.ExternalAccountInfo })
 const decode = Schema.decodeUnknownEither(ExternalAccountInfo.ExternalAccountInfo, { errors: "all" })

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import { ExternalAccountInfo, ExternalAccountStatus } from "@payrail/core"
-import { exampleOf, person } from "./fixtures/accountInfo.js"
+import { AccountInfoExamples } from "@payrail/storage-testkit"
+
+const { exampleOf, person } = AccountInfoExamples
 
 type Status = ExternalAccountStatus.ExternalAccountStatus
 type Event = ExternalAccountStatus.ExternalAccountEvent

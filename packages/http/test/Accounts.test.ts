@@ -1,19 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Platform, Platforms } from "@payrail/core"
+import { AccountTypeCurrency, ExternalAccountInfo, Platform, Platforms } from "@payrail/core"
+import { AccountInfoExamples } from "@payrail/storage-testkit"
+import { adapters } from "./Adapters.js"
 import { makeHarness, type Harness } from "./Harness.js"
 
 const base = "/2025-10-13"
+
+for (const adapter of adapters) {
+describe.skipIf(!adapter.enabled)(`accounts over HTTP on ${adapter.name}`, () => {
 let api: Harness
+const harness = (options: Parameters<typeof makeHarness>[0] = {}) => makeHarness({ ...options, storage: adapter.storage() })
 
 beforeAll(async () => {
-  api = await makeHarness()
+  api = await harness()
 })
 afterAll(() => api.dispose())
 
 const json = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) })
 
-const newCustomer = async (harness: Harness = api, email = "wallet@example.com") => {
-  const response = await harness.request(`${base}/customers`, json({ customerType: "INDIVIDUAL", fullName: "Kim Lee", email }))
+const newCustomer = async (on?: Harness, email = "wallet@example.com") => {
+  const response = await (on ?? api).request(`${base}/customers`, json({ customerType: "INDIVIDUAL", fullName: "Kim Lee", email }))
   expect(response.status).toBe(201)
   return (await response.json()) as { id: string }
 }
@@ -88,7 +94,7 @@ describe("internal accounts", () => {
       auth: api.otherPlatformBasic
     })
     expect(foreign.status).toBe(404)
-    const production = await makeHarness({ environment: "PRODUCTION" })
+    const production = await harness({ environment: "PRODUCTION" })
     try {
       const theirs = await newCustomer(production)
       const [productionAccount] = (await (await production.request(`${base}/internal-accounts?customerId=${theirs.id}`)).json()).data
@@ -197,7 +203,7 @@ describe("external accounts", () => {
 describe("wallet ownership on a platform subject to counterparty rules", () => {
   it("walks PENDING_OWNERSHIP_VERIFICATION → UNVERIFIED → ACTIVE through challenges", async () => {
     const config = new Platform.PlatformConfig({ ...Platforms.defaultConfig, subjectToCounterpartyRules: true })
-    const ruled = await makeHarness({ config })
+    const ruled = await harness({ config })
     try {
       const customer = await newCustomer(ruled)
       const wallet = { accountType: "BASE_WALLET", address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }
@@ -222,3 +228,27 @@ describe("wallet ownership on a platform subject to counterparty rules", () => {
     }
   })
 })
+
+describe("every account type", () => {
+  it("creates a valid account of each of the spec's account types and refuses a broken one with field errors", async () => {
+    const customer = await newCustomer()
+    for (const accountType of ExternalAccountInfo.AccountType.literals) {
+      const accountInfo = AccountInfoExamples.exampleOf(accountType)
+      const allowed = AccountTypeCurrency.accountTypeCurrency[accountType]
+      const currency = allowed === "ANY_FIAT" ? "EUR" : allowed[0]
+      const created = await api.request(`${base}/customers/external-accounts`, json({ customerId: customer.id, currency, accountInfo }))
+      expect([accountType, created.status]).toEqual([accountType, 201])
+      expect((await created.json()).accountInfo.accountType).toBe(accountType)
+      const broken = Object.fromEntries(
+        Object.entries(accountInfo).map(([key, value]) => [key, key === "accountType" || typeof value !== "string" ? value : "!!"])
+      )
+      const refused = await api.request(`${base}/customers/external-accounts`, json({ customerId: customer.id, currency, accountInfo: broken }))
+      expect([accountType, refused.status]).toEqual([accountType, 400])
+      const errors = (await refused.json()).details.errors as ReadonlyArray<{ readonly field: string }>
+      expect(errors.length).toBeGreaterThan(0)
+      expect(errors.every((error) => error.field.startsWith("accountInfo"))).toBe(true)
+    }
+  })
+})
+})
+}

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { adapters } from "./Adapters.js"
 import { makeHarness, type Harness } from "./Harness.js"
 
 const base = "/2025-10-13"
+
+for (const adapter of adapters) {
+describe.skipIf(!adapter.enabled)(`customers over HTTP on ${adapter.name}`, () => {
 let api: Harness
+const harness = (options: Parameters<typeof makeHarness>[0] = {}) => makeHarness({ ...options, storage: adapter.storage() })
 
 beforeAll(async () => {
-  api = await makeHarness()
+  api = await harness()
 })
 afterAll(() => api.dispose())
 
@@ -201,7 +206,7 @@ describe("GET and PATCH /customers/{id}", () => {
 
 describe("GET /customers", () => {
   it("pages newest first with limit and cursor, counting every match", async () => {
-    const scoped = await makeHarness()
+    const scoped = await harness()
     try {
       for (let index = 0; index < 5; index++) {
         await scoped.request(`${base}/customers`, { method: "POST", body: JSON.stringify(individual({ fullName: `Person ${index}` })) })
@@ -259,7 +264,7 @@ describe("routing, documents and prefix", () => {
   })
 
   it("mounts under a prefix", async () => {
-    const mounted = await makeHarness({ prefix: "/payments/" })
+    const mounted = await harness({ prefix: "/payments/" })
     try {
       expect((await mounted.request(`/payments${base}/customers`)).status).toBe(200)
       expect((await mounted.request(`${base}/customers`)).status).toBe(404)
@@ -269,3 +274,5 @@ describe("routing, documents and prefix", () => {
     }
   })
 })
+})
+}

@@ -24,7 +24,7 @@ export const makeHarness = async (
     readonly prefix?: string
     readonly config?: Platform.PlatformConfig
     readonly environment?: Platform.Environment
-    readonly storage?: Layer.Layer<Storage.Services>
+    readonly storage?: Layer.Layer<Storage.Services, unknown>
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
