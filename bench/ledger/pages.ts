@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { pathToFileURL } from "node:url"
 import type * as EffectModule from "effect"
 import type * as PgClientModule from "@effect/sql-pg/PgClient"
 import { Customer, ExternalAccount, ExternalAccountInfo, ExternalAccountRepo, type Page, Platform } from "../../packages/core/src/index.js"
 import { StoragePostgres } from "../../packages/storage-postgres/src/index.js"
+import { importFromStoragePostgres } from "./importFromStoragePostgres.js"
 
 // Latency of `ExternalAccountRepo.list` pages on PostgreSQL (PgExternalAccountRepo) at 10,000 and at 1,000,000
 // external accounts of one platform: the first page and a deep page (cursor in the middle), platform-wide and for
@@ -15,17 +14,6 @@ import { StoragePostgres } from "../../packages/storage-postgres/src/index.js"
 // processes hits both alike and the ratio compares like with like. Environment: DATABASE_URL (default: the local
 // server), PAGES_BENCH_RUNS (timed calls per figure, default 200).
 
-const storagePostgresDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../packages/storage-postgres")
-
-/** bench/ is not a workspace package: load a dependency of storage-postgres by its ESM entry, the instance its sources use. */
-const importFromStoragePostgres = async <A>(name: string, subpath = "."): Promise<A> => {
-  const require = createRequire(path.join(storagePostgresDir, "package.json"))
-  const manifestPath = require.resolve(`${name}/package.json`)
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { exports: Record<string, { import: string }> }
-  const entry = manifest.exports[subpath]?.import
-  if (entry === undefined) throw new Error(`${name} has no ESM export ${subpath}`)
-  return (await import(pathToFileURL(path.join(path.dirname(manifestPath), entry)).href)) as A
-}
 
 const { Cause, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Schema } =
   await importFromStoragePostgres<typeof EffectModule>("effect")

@@ -1,15 +1,14 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { createRequire } from "node:module"
 import { cpus, tmpdir } from "node:os"
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import type * as EffectModule from "effect"
 import type * as PgClientModule from "@effect/sql-pg/PgClient"
 import { Ledger, Platform, SystemAccounts } from "../../packages/core/src/index.js"
 import { StoragePostgres } from "../../packages/storage-postgres/src/index.js"
 import { measurePages } from "./pages.js"
+import { importFromStoragePostgres } from "./importFromStoragePostgres.js"
 
 // Conditional-debit postings per second on PostgreSQL through `Ledger.post` (PgLedger), next to pgbench running
 // the same shape of transaction by hand (guarded debit, credit, one posting record, two entry rows) on the same
@@ -18,17 +17,6 @@ import { measurePages } from "./pages.js"
 // DATABASE_URL (default: the local server), LEDGER_BENCH_SECONDS (per run, default 4), LEDGER_BENCH_ROUNDS
 // (default 3), LEDGER_BENCH_ACCOUNTS (default 5000), PGBENCH (the binary).
 
-const storagePostgresDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../packages/storage-postgres")
-
-/** bench/ is not a workspace package: load a dependency of storage-postgres by its ESM entry, the instance its sources use. */
-const importFromStoragePostgres = async <A>(name: string, subpath = "."): Promise<A> => {
-  const require = createRequire(path.join(storagePostgresDir, "package.json"))
-  const manifestPath = require.resolve(`${name}/package.json`)
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { exports: Record<string, { import: string }> }
-  const entry = manifest.exports[subpath]?.import
-  if (entry === undefined) throw new Error(`${name} has no ESM export ${subpath}`)
-  return (await import(pathToFileURL(path.join(path.dirname(manifestPath), entry)).href)) as A
-}
 
 const { Cause, Effect, Exit, Fiber, Layer, Redacted } = await importFromStoragePostgres<typeof EffectModule>("effect")
 const { PgClient, layer: pgLayer } = await importFromStoragePostgres<typeof PgClientModule>(

@@ -1,7 +1,8 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
-import { Effect, type Layer, Option } from "effect"
-import { Caller, Customers, Page } from "@payrail/core"
+import { Effect, type Layer } from "effect"
+import { Caller, Customers } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
+import { pageRequest } from "./internal/pageRequest.js"
 
 /** Handlers of the customers group: check the permission, call the use case, return its result. */
 export const layer: Layer.Layer<
@@ -21,8 +22,7 @@ export const layer: Layer.Layer<
       .handle("list", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          const after = cursor === undefined ? Option.none() : Option.some(yield* Page.decodeCursor(cursor))
-          return yield* customers.list(caller.platform, filter, { limit: limit ?? Page.defaultLimit, after })
+          return yield* customers.list(caller.platform, filter, yield* pageRequest(limit, cursor))
         })
       )
       .handle("update", ({ path, payload }) =>

@@ -1,15 +1,10 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer, Option } from "effect"
-import { Caller, Errors, type ExternalAccount, ExternalAccounts, Page } from "@payrail/core"
+import { Caller, Errors, type ExternalAccount, ExternalAccounts } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
+import { pageRequest } from "./internal/pageRequest.js"
 
 type Owner = "customers" | "platform"
-
-const pageOf = (limit: number | undefined, cursor: string | undefined) =>
-  Effect.map(
-    cursor === undefined ? Effect.succeed(Option.none<Page.Cursor>()) : Effect.map(Page.decodeCursor(cursor), Option.some),
-    (after): Page.PageRequest => ({ limit: limit ?? Page.defaultLimit, after })
-  )
 
 const belongsTo = (account: ExternalAccount.ExternalAccount, owner: Owner) =>
   owner === "platform" ? account.customerId === undefined : account.customerId !== undefined
@@ -65,7 +60,7 @@ export const layer: Layer.Layer<
       .handle("listForCustomers", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageOf(limit, cursor))
+          return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageRequest(limit, cursor))
         })
       )
       .handle("getForCustomers", customers.get)
@@ -78,7 +73,7 @@ export const layer: Layer.Layer<
       .handle("listForPlatform", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          return yield* accounts.list(caller.platform, { owner: "platform", ...filter }, yield* pageOf(limit, cursor))
+          return yield* accounts.list(caller.platform, { owner: "platform", ...filter }, yield* pageRequest(limit, cursor))
         })
       )
       .handle("getForPlatform", platform.get)

@@ -2,12 +2,7 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer, Option } from "effect"
 import { Caller, type InternalAccountRepo, InternalAccounts, Page, SandboxFunding } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
-
-const pageOf = (limit: number | undefined, cursor: string | undefined) =>
-  Effect.map(
-    cursor === undefined ? Effect.succeed(Option.none<Page.Cursor>()) : Effect.map(Page.decodeCursor(cursor), Option.some),
-    (after): Page.PageRequest => ({ limit: limit ?? Page.defaultLimit, after })
-  )
+import { pageRequest } from "./internal/pageRequest.js"
 
 /** Handlers of internal accounts: lists and reads with ledger balances, and sandbox funding. */
 export const layer: Layer.Layer<
@@ -26,7 +21,7 @@ export const layer: Layer.Layer<
     }) =>
       Effect.gen(function* () {
         const caller = yield* Caller.require("VIEW")
-        return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageOf(limit, cursor))
+        return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageRequest(limit, cursor))
       })
     return handlers
       .handle("list", listCustomers)
