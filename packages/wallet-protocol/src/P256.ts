@@ -38,19 +38,18 @@ const fromPoint = (point: Point): PublicKey => {
   return { compressed, uncompressed, compressedHex: toHex(compressed), uncompressedHex: toHex(uncompressed) }
 }
 
+/** Key material given as bytes, or as hex in either case (`BadHex` otherwise). */
+const bytesOf = (input: string | Uint8Array, field: string): Result<Uint8Array> =>
+  typeof input === "string" ? fromHex(input, field) : ok(input)
+
 /**
  * Parses a SEC1 public key, compressed (33 bytes) or uncompressed (65 bytes), given as bytes or as hex in either
  * case. Fails with `BadHex`, `WrongKeyLength` or `InvalidPublicKey` (bad prefix, or not a point on the curve).
  */
 export const parsePublicKey = (input: string | Uint8Array, field = "publicKey"): Result<PublicKey> => {
-  let bytes: Uint8Array
-  if (typeof input === "string") {
-    const decoded = fromHex(input, field)
-    if (!decoded.ok) return decoded
-    bytes = decoded.value
-  } else {
-    bytes = input
-  }
+  const decoded = bytesOf(input, field)
+  if (!decoded.ok) return decoded
+  const bytes = decoded.value
   if (bytes.length !== COMPRESSED_LENGTH && bytes.length !== UNCOMPRESSED_LENGTH) {
     return err("WrongKeyLength", `expected 33 or 65 bytes, got ${bytes.length}`, field)
   }
@@ -81,14 +80,9 @@ export const parseUncompressedPublicKey = (input: string | Uint8Array, field = "
  * `InvalidPrivateKey` when the scalar is zero or not below the group order.
  */
 export const parsePrivateKey = (input: string | Uint8Array, field = "privateKey"): Result<Uint8Array> => {
-  let bytes: Uint8Array
-  if (typeof input === "string") {
-    const decoded = fromHex(input, field)
-    if (!decoded.ok) return decoded
-    bytes = decoded.value
-  } else {
-    bytes = input
-  }
+  const decoded = bytesOf(input, field)
+  if (!decoded.ok) return decoded
+  const bytes = decoded.value
   if (bytes.length !== PRIVATE_KEY_LENGTH) {
     return err("WrongKeyLength", `expected 32 bytes, got ${bytes.length}`, field)
   }
