@@ -42,11 +42,16 @@ const isCalendarDate = (value: string): boolean => {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
   if (match === null) return false
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return year >= 1900 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
-/** A calendar date `YYYY-MM-DD` (year 1900 or later) that exists. */
+/**
+ * A calendar date `YYYY-MM-DD` that exists, in the years 0001 to 9999 (a business incorporated in 1850 is real).
+ * Whether a date may lie in the future is a rule of the field that uses it, checked against the clock.
+ */
 export const CalendarDate = Schema.String.pipe(
   Schema.filter(isCalendarDate, {
     description: "a calendar date in the form YYYY-MM-DD",

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Layer } from "effect"
-import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, Store } from "@payrail/core"
+import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, UnitOfWork } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import * as AuthenticationLive from "./AuthenticationLive.js"
 import * as CustomersHandlers from "./CustomersHandlers.js"
@@ -16,7 +16,7 @@ export type Services =
   | InternalAccounts.InternalAccounts
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
-  | Store.Store
+  | UnitOfWork.UnitOfWork
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { Store } from "@payrail/core"
+import { UnitOfWork } from "@payrail/core"
 import { PayrailApi, SystemApi } from "@payrail/api"
 
 const ok = { status: "ok" } as const
@@ -8,7 +8,7 @@ const ok = { status: "ok" } as const
 /** Liveness always answers; readiness answers once the store completes an empty unit of work. */
 export const layer = HttpApiBuilder.group(PayrailApi.PayrailApi, "system", (handlers) =>
   Effect.gen(function* () {
-    const store = yield* Store.Store
+    const store = yield* UnitOfWork.UnitOfWork
     return handlers
       .handle("health", () => Effect.succeed(ok))
       .handle("ready", () =>

@@ -188,7 +188,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         )
       ),
     post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
-    commit: (platformId, postingId) => settle(platformId, postingId, "posted"),
+    confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
     release: (platformId, postingId) => settle(platformId, postingId, "released"),
     balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),
     reconcile: (platformId, accountId) => Effect.map(known(platformId, accountId), reconciled),

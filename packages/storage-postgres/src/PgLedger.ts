@@ -46,7 +46,7 @@ const storeFailureUnless =
  * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
  *
  * Guarantees: a posting is one call of the `payrail_ledger_post` function, a single statement, so it is atomic on
- * its own and joins the ambient unit of work (its connection) inside `Store.transaction`; a posting that fails
+ * its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
  * for a domain reason (`InvalidPosting`, `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves
  * that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
@@ -159,7 +159,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         }),
 
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),
-      commit: settle("ledger.commit", "posted"),
+      confirm: settle("ledger.confirm", "posted"),
       release: settle("ledger.release", "released"),
 
       balance: (platformId, accountId) =>

@@ -9,7 +9,7 @@ const decodeRows = Schema.decodeUnknown(
 )
 
 /**
- * `Outbox` on the `outbox` table. Appending inside `Store.transaction` commits the event with the change it
+ * `Outbox` on the `outbox` table. Appending inside `UnitOfWork.transaction` commits the event with the change it
  * reports. `pending` returns undelivered events in append order (a `bigserial` sequence, so the order in which
  * appends were made, which under concurrency can differ from the order in which they committed), at most `limit`.
  * An event id appended twice fails with `StoreFailure`.

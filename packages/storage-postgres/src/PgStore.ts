@@ -1,21 +1,21 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { Errors, Store } from "@payrail/core"
+import { Errors, UnitOfWork } from "@payrail/core"
 import { type Context, Effect, Layer, Option } from "effect"
 
 const unitFailed = Errors.StoreFailure.wrap("a unit of work")
 const endFailed = Errors.StoreFailure.wrap("the commit or rollback of a unit of work")
 
 /**
- * `Store.transaction` as a database transaction (`sql.withTransaction`): the repositories of this package run
+ * `UnitOfWork.transaction` as a database transaction (`sql.withTransaction`): the repositories of this package run
  * their statements on its connection, so they commit together or not at all. Nested calls run as savepoints of
  * the outer transaction: nothing commits before the outer one does, and a failing nested unit undoes its own
  * writes. Failing to begin, commit or roll back is a `StoreFailure`; the effect's own failures pass unchanged.
  */
-export const make: Effect.Effect<Context.Tag.Service<Store.Store>, never, SqlClient.SqlClient> = Effect.map(
+export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql) =>
-    Store.Store.of({
+    UnitOfWork.UnitOfWork.of({
       transaction: (effect) =>
         sql.withTransaction(effect).pipe(
           Effect.mapError((error) => (error instanceof SqlError ? unitFailed(error) : error)),
@@ -27,5 +27,5 @@ export const make: Effect.Effect<Context.Tag.Service<Store.Store>, never, SqlCli
     })
 )
 
-/** Provides `Store` on the ambient `SqlClient`. */
-export const layer: Layer.Layer<Store.Store, never, SqlClient.SqlClient> = Layer.effect(Store.Store, make)
+/** Provides `UnitOfWork` on the ambient `SqlClient`. */
+export const layer: Layer.Layer<UnitOfWork.UnitOfWork, never, SqlClient.SqlClient> = Layer.effect(UnitOfWork.UnitOfWork, make)

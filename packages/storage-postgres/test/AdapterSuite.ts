@@ -9,7 +9,7 @@ import {
   Outbox,
   type Platform,
   PlatformRepo,
-  Store,
+  UnitOfWork,
   type Storage
 } from "@payrail/core"
 import { Fixtures } from "@payrail/storage-testkit"
@@ -105,7 +105,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
 
     it.effect("runs a nested unit of work as a savepoint: its failure undoes only its own writes", () =>
       Effect.gen(function* () {
-        const store = yield* Store.Store
+        const store = yield* UnitOfWork.UnitOfWork
         const platforms = yield* PlatformRepo.PlatformRepo
         const outer = Fixtures.platform()
         const inner = Fixtures.platform()

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { PlatformRepo, Store } from "@payrail/core"
+import { PlatformRepo, UnitOfWork } from "@payrail/core"
 import { Fixtures, StorageConformance } from "@payrail/storage-testkit"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import { StoragePostgres } from "../src/index.js"
@@ -32,7 +32,7 @@ describe("storage-postgres on pglite, in process", () => {
 
   it.live("makes a statement outside a unit of work wait until the running one has committed", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* PlatformRepo.PlatformRepo
       const platform = Fixtures.platform()
       const inserted = yield* Deferred.make<void>()

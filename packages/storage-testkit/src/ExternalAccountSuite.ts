@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { ExternalAccount, ExternalAccountRepo, Page, Store } from "@payrail/core"
+import { ExternalAccount, ExternalAccountRepo, Page, UnitOfWork } from "@payrail/core"
 import * as AccountFixtures from "./AccountFixtures.js"
 import * as ExternalAccountRaces from "./ExternalAccountRaces.js"
 import * as Fixtures from "./Fixtures.js"
@@ -147,7 +147,7 @@ export const register = (it: Methods) => {
   it.effect("keeps counts with the rows when a unit of work rolls back an insert or a delete", () =>
     Effect.gen(function* () {
       const repo = yield* ExternalAccountRepo.ExternalAccountRepo
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const platform = yield* Fixtures.insertPlatform
       const customerId = AccountFixtures.customerId()
       const kept = AccountFixtures.externalAccount({ customerId })

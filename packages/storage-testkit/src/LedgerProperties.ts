@@ -19,7 +19,7 @@ const operation = fc.oneof(
   }),
   fc.record({ kind: fc.constant("payout" as const), from: fc.nat(4), amount, pending: fc.boolean() }),
   fc.record({ kind: fc.constant("exchange" as const), from: fc.nat(2), to: fc.nat(1), amount, received: amount }),
-  fc.record({ kind: fc.constant("commit" as const), nth: fc.nat(40) }),
+  fc.record({ kind: fc.constant("confirm" as const), nth: fc.nat(40) }),
   fc.record({ kind: fc.constant("release" as const), nth: fc.nat(40) }),
   fc.record({ kind: fc.constant("replay" as const), nth: fc.nat(40), changed: fc.boolean() })
 )
@@ -158,14 +158,14 @@ const postingFor = (book: LedgerFixtures.Book, step: Operation, model: Model): L
 // Runs one step on the adapter and on the model, asserting that both reach the same outcome.
 const step = (ledger: LedgerService, book: LedgerFixtures.Book, model: Model, operation: Operation) =>
   Effect.gen(function* () {
-    if (operation.kind === "commit" || operation.kind === "release") {
+    if (operation.kind === "confirm" || operation.kind === "release") {
       const target = model.pending[operation.nth % Math.max(model.pending.length, 1)]
       if (target === undefined) return
-      const settle = operation.kind === "commit" ? ledger.commit : ledger.release
+      const settle = operation.kind === "confirm" ? ledger.confirm : ledger.release
       const result = yield* Effect.either(settle(book.platformId, target.postingId))
       if (target.status === "pending") {
         expect(result).toEqual(Either.right(undefined))
-        model.settle(target, operation.kind === "commit" ? "posted" : "released")
+        model.settle(target, operation.kind === "confirm" ? "posted" : "released")
       } else {
         expect(Either.isLeft(result) && result.left._tag).toBe("ReservationSettled")
       }

@@ -49,7 +49,7 @@ export const register = (it: Methods) => {
       // Commit and release race for every reservation: exactly one of each pair wins.
       const settled = yield* concurrently(
         reservations.flatMap((postingId) => [
-          Effect.as(ledger.commit(platformId, postingId), "committed" as const),
+          Effect.as(ledger.confirm(platformId, postingId), "committed" as const),
           Effect.as(ledger.release(platformId, postingId), "released" as const)
         ])
       )

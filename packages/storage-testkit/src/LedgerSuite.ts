@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { Ledger, Store } from "@payrail/core"
+import { Ledger, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "./Fixtures.js"
 import * as LedgerFixtures from "./LedgerFixtures.js"
 import * as LedgerProperties from "./LedgerProperties.js"
@@ -88,7 +88,7 @@ export const register = (it: Methods) => {
         movement(platformId, alice, bob, 10n, { currency: "EUR" }),
         { ...base, idempotencyKey: "" },
         { ...base, description: "nul \u0000" },
-        movement(platformId, alice, bob, Ledger.maxAmountMinor + 1n)
+        movement(platformId, alice, bob, Ledger.amountMinorMax + 1n)
       ]
       for (const posting of invalid) {
         expect((yield* Effect.flip(ledger.post(posting)))._tag).toBe("InvalidPosting")
@@ -156,18 +156,18 @@ export const register = (it: Methods) => {
       expect((yield* Effect.flip(ledger.post(movement(platformId, alice, bob, 41n))))._tag).toBe("InsufficientFunds")
       expect((yield* Effect.flip(ledger.post(movement(platformId, alice, bob, 41n, { status: "pending" }))))._tag).toBe("InsufficientFunds")
       yield* checkInvariants(platformId, book.accounts)
-      expect((yield* Effect.flip(ledger.commit(other.platformId, held.postingId)))._tag).toBe("ReservationSettled")
-      yield* ledger.commit(platformId, held.postingId)
+      expect((yield* Effect.flip(ledger.confirm(other.platformId, held.postingId)))._tag).toBe("ReservationSettled")
+      yield* ledger.confirm(platformId, held.postingId)
       expect(yield* amounts(platformId, alice)).toEqual([40n, 0n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([60n, 0n, 0n])
-      expect((yield* Effect.flip(ledger.commit(platformId, held.postingId)))._tag).toBe("ReservationSettled")
+      expect((yield* Effect.flip(ledger.confirm(platformId, held.postingId)))._tag).toBe("ReservationSettled")
       expect((yield* Effect.flip(ledger.release(platformId, held.postingId)))._tag).toBe("ReservationSettled")
 
       const released = yield* ledger.post(movement(platformId, alice, system(platformId, "RAIL_CLEARING"), 40n, { status: "pending" }))
       expect(yield* amounts(platformId, alice)).toEqual([40n, 40n, 0n])
       yield* ledger.release(platformId, released.postingId)
       expect(yield* amounts(platformId, alice)).toEqual([40n, 0n, 0n])
-      expect((yield* Effect.flip(ledger.commit(platformId, released.postingId)))._tag).toBe("ReservationSettled")
+      expect((yield* Effect.flip(ledger.confirm(platformId, released.postingId)))._tag).toBe("ReservationSettled")
       const posted = yield* fund(platformId, alice, 1n)
       expect((yield* Effect.flip(ledger.release(platformId, posted.postingId)))._tag).toBe("ReservationSettled")
       yield* checkInvariants(platformId, book.accounts)
@@ -176,7 +176,7 @@ export const register = (it: Methods) => {
   it.effect("joins the unit of work: undone when the unit fails, and a refused posting leaves the unit usable", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger.Ledger
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const book = yield* openBook({ usd: 2 })
       const [alice = "", bob = ""] = book.usd
       const { platformId } = book

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { CustomerRepo, DomainEvent, Outbox, Store } from "@payrail/core"
+import { CustomerRepo, DomainEvent, Outbox, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "./Fixtures.js"
 import type { Methods } from "./Methods.js"
 
@@ -23,7 +23,7 @@ const eventsOf = (platformId: string) =>
 export const register = (it: Methods) => {
   it.effect("commits a change and its events together, events in append order", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* CustomerRepo.CustomerRepo
       const outbox = yield* Outbox.Outbox
       const platform = yield* Fixtures.insertPlatform
@@ -43,7 +43,7 @@ export const register = (it: Methods) => {
 
   it.effect("leaves neither the change nor its events behind when the unit of work fails", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* CustomerRepo.CustomerRepo
       const outbox = yield* Outbox.Outbox
       const platform = yield* Fixtures.insertPlatform
@@ -64,7 +64,7 @@ export const register = (it: Methods) => {
 
   it.effect("rolls back the first insert when a later one in the same unit of work conflicts", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* CustomerRepo.CustomerRepo
       const platform = yield* Fixtures.insertPlatform
       yield* repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "taken" }), Fixtures.noIdentifier)
@@ -83,7 +83,7 @@ export const register = (it: Methods) => {
 
   it.effect("undoes only a failed nested unit of work when the outer one recovers", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* CustomerRepo.CustomerRepo
       const outbox = yield* Outbox.Outbox
       const platform = yield* Fixtures.insertPlatform
@@ -110,7 +110,7 @@ export const register = (it: Methods) => {
 
   it.effect("keeps concurrent units of work isolated: 20 racing creates leave exactly one customer and one event", () =>
     Effect.gen(function* () {
-      const store = yield* Store.Store
+      const store = yield* UnitOfWork.UnitOfWork
       const repo = yield* CustomerRepo.CustomerRepo
       const outbox = yield* Outbox.Outbox
       const platform = yield* Fixtures.insertPlatform

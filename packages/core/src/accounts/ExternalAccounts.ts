@@ -1,4 +1,5 @@
-import { Clock, Context, DateTime, Duration, Effect, Either, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
+import type { AccountEventType } from "./AccountEvents.js"
 import * as AccountTypeCurrency from "./AccountTypeCurrency.js"
 import { ExternalAccountNotFound, OwnershipChallengeUnavailable } from "./AccountErrors.js"
 import { ExternalAccount, type ExternalAccountId, ExternalAccountId as ExternalAccountIdSchema } from "./ExternalAccount.js"
@@ -8,7 +9,7 @@ import * as ExternalAccountStatus from "./ExternalAccountStatus.js"
 import { type InvalidBankAccount, NameVerificationProvider } from "./NameVerificationProvider.js"
 import { OwnershipVerifier } from "./OwnershipVerifier.js"
 import { type Customer, CustomerErrors, CustomerRepo } from "../customers/index.js"
-import { DomainEvent, FieldError, Ids, InvalidInput, Outbox, type Page, ResourceId, Store, type StoreFailure } from "../kernel/index.js"
+import { DomainEvent, FieldError, Ids, InvalidInput, Outbox, type Page, ResourceId, UnitOfWork, type StoreFailure } from "../kernel/index.js"
 import { ExternalAccountInfo } from "@payrail/account-formats"
 import type { Platform } from "../platforms/index.js"
 
@@ -70,15 +71,15 @@ export const layer = Layer.effect(
     const names = yield* NameVerificationProvider
     const ownership = yield* OwnershipVerifier
     const outbox = yield* Outbox.Outbox
-    const store = yield* Store.Store
+    const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
-    const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.unsafeMake(millis))
+    const now = DateTime.now
 
-    const record = (platform: Platform.Platform, type: string, account: ExternalAccount) =>
-      Effect.gen(function* () {
-        const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
-        yield* outbox.append(new DomainEvent.DomainEvent({ id, platformId: platform.id, type, timestamp: yield* now, data: encodeAccount(account) }))
-      })
+    const record = (platform: Platform.Platform, type: AccountEventType, account: ExternalAccount) =>
+      DomainEvent.make(platform.id, type, encodeAccount(account)).pipe(
+        Effect.provideService(Ids.Ids, ids),
+        Effect.flatMap(outbox.append)
+      )
 
     const find = (platform: Platform.Platform, id: ExternalAccountId) =>
       Effect.flatMap(repo.findById(platform.id, id), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
@@ -96,10 +97,7 @@ export const layer = Layer.effect(
       challengeExpiresAt: Option.Option<DateTime.Utc>
     ) =>
       Effect.gen(function* () {
-        const status = yield* Either.match(ExternalAccountStatus.transition(account.status, event), {
-          onLeft: Effect.fail,
-          onRight: Effect.succeed
-        })
+        const status = yield* ExternalAccountStatus.transition(account.status, event)
         const { ownershipChallengeExpiresAt: _previous, ...rest } = account
         const next = new ExternalAccount({
           ...rest,
@@ -115,7 +113,7 @@ export const layer = Layer.effect(
 
     return {
       create: (platform, owner, request) =>
-        Effect.gen(function* () {
+        Effect.withSpan(Effect.gen(function* () {
           if (Option.isSome(owner) && Option.isNone(yield* customers.findById(platform.id, owner.value))) {
             return yield* Effect.fail(
               CustomerErrors.CustomerNotFound.of(owner.value)
@@ -128,14 +126,11 @@ export const layer = Layer.effect(
               : [])
           ]
           if (problems.length > 0) return yield* Effect.fail(InvalidInput.InvalidInput.withErrors(problems))
-          const status = yield* Either.match(
-            ExternalAccountStatus.initialStatus({
-              accountInfo: request.accountInfo,
-              ownershipType: request.ownershipType,
-              subjectToCounterpartyRules: platform.config.subjectToCounterpartyRules
-            }),
-            { onLeft: Effect.fail, onRight: Effect.succeed }
-          )
+          const status = yield* ExternalAccountStatus.initialStatus({
+            accountInfo: request.accountInfo,
+            ownershipType: request.ownershipType,
+            subjectToCounterpartyRules: platform.config.subjectToCounterpartyRules
+          })
           const verification = yield* names.verify({ accountInfo: request.accountInfo })
           const createdAt = yield* now
           const account = new ExternalAccount({
@@ -158,23 +153,24 @@ export const layer = Layer.effect(
             })
           )
           return account
-        }),
+        }), "ExternalAccounts.create"),
 
       get: find,
 
-      list: (platform, filter, page) => repo.list(platform.id, filter, page),
+      list: (platform, filter, page) =>
+        Effect.withSpan(repo.list(platform.id, filter, page), "ExternalAccounts.list"),
 
       delete: (platform, id) =>
-        store.transaction(
+        Effect.withSpan(store.transaction(
           Effect.gen(function* () {
             const account = yield* find(platform, id)
             if (!(yield* repo.delete(platform.id, id))) return yield* Effect.fail(notFound(id))
             yield* record(platform, "EXTERNAL_ACCOUNT.DELETED", account)
           })
-        ),
+        ), "ExternalAccounts.delete"),
 
       startOwnershipChallenge: (platform, id) =>
-        store.transaction(
+        Effect.withSpan(store.transaction(
           Effect.gen(function* () {
             const account = yield* find(platform, id)
             if (!challengeable(account)) {
@@ -184,10 +180,10 @@ export const layer = Layer.effect(
             yield* apply(platform, account, "CHALLENGE_STARTED", Option.some(expiresAt))
             return { method: "WALLET_SIGNATURE" as const, messageToSign: messageToSign(account.id, expiresAt), expiresAt }
           })
-        ),
+        ), "ExternalAccounts.startOwnershipChallenge"),
 
       verifyOwnership: (platform, id, request) =>
-        store.transaction(
+        Effect.withSpan(store.transaction(
           Effect.gen(function* () {
             const account = yield* find(platform, id)
             const expiresAt = account.ownershipChallengeExpiresAt
@@ -203,7 +199,7 @@ export const layer = Layer.effect(
             const event = valid ? "OWNERSHIP_VERIFICATION_SUCCEEDED" : "OWNERSHIP_VERIFICATION_FAILED"
             return yield* apply(platform, account, event, Option.none())
           })
-        )
+        ), "ExternalAccounts.verifyOwnership")
     }
   })
 )

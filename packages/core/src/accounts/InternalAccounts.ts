@@ -1,4 +1,4 @@
-import { Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
 import * as AccountPlan from "./AccountPlan.js"
 import { AuthMethod, AuthMethodId } from "./AuthMethod.js"
 import { AuthMethodRepo } from "./AuthMethodRepo.js"
@@ -67,7 +67,7 @@ export const layer = Layer.effect(
     // Ledger accounts of internal accounts are guarded: their available balance never goes below zero.
     const open = (platform: Platform.Platform, owner: Customer.Customer | undefined) =>
       Effect.gen(function* () {
-        const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
+        const now = yield* DateTime.now
         const planned = AccountPlan.plan(platform, owner === undefined ? "platform" : "customer")
         return yield* Effect.forEach(planned, ({ currency, type }) =>
           Effect.gen(function* () {
@@ -113,7 +113,7 @@ export const layer = Layer.effect(
       openForCustomer: (platform, customer) => open(platform, customer),
       openForPlatform: (platform) => open(platform, undefined),
       get: (platform, id) =>
-        Effect.flatMap(
+        Effect.withSpan(Effect.flatMap(
           repo.findById(platform.id, id),
           Option.match({
             onNone: (): Effect.Effect<InternalAccountView, InternalAccountNotFound | StoreFailure.StoreFailure> =>
@@ -122,13 +122,13 @@ export const layer = Layer.effect(
               ),
             onSome: (account) => view(platform, account)
           })
-        ),
+        ), "InternalAccounts.get"),
       list: (platform, filter, page) =>
-        Effect.gen(function* () {
+        Effect.withSpan(Effect.gen(function* () {
           const found = yield* repo.list(platform.id, filter, page)
           const data = yield* Effect.forEach(found.data, (account) => view(platform, account))
           return { ...found, data }
-        })
+        }), "InternalAccounts.list")
     }
   })
 )

@@ -1,9 +1,11 @@
-import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { AccountEventType } from "./AccountEvents.js"
 import { InternalAccountNotFound } from "./AccountErrors.js"
-import { type InternalAccountId, InternalAccountView } from "./InternalAccount.js"
+import type { InternalAccount, InternalAccountId } from "./InternalAccount.js"
+import { InternalAccountView } from "./InternalAccount.js"
 import { InternalAccountRepo } from "./InternalAccountRepo.js"
-import { InternalAccounts, toView } from "./InternalAccounts.js"
-import { DomainEvent, Ids, Money, Outbox, ResourceId, Store, type StoreFailure } from "../kernel/index.js"
+import { toView } from "./InternalAccounts.js"
+import { DomainEvent, Ids, Money, Outbox, UnitOfWork, type StoreFailure } from "../kernel/index.js"
 import { Ledger, SystemAccounts } from "../ledger/index.js"
 import { type Platform, PlatformErrors } from "../platforms/index.js"
 
@@ -29,72 +31,75 @@ export class SandboxFunding extends Context.Tag("@payrail/core/SandboxFunding")<
 
 const encodeView = Schema.encodeSync(InternalAccountView)
 
+const incomingPaymentType: AccountEventType = "INCOMING_PAYMENT"
+
+/** The `INCOMING_PAYMENT` event of a funding: the posting, the amount and the credited account as it now is. */
+const incomingPayment = (
+  platform: Platform.Platform,
+  account: InternalAccount,
+  amountMinor: bigint,
+  postingId: Ledger.PostingId,
+  view: InternalAccountView
+) =>
+  DomainEvent.make(platform.id, incomingPaymentType, {
+    transactionId: postingId,
+    status: "COMPLETED",
+    rail: "SANDBOX",
+    internalAccountId: account.id,
+    ...(account.customerId === undefined ? {} : { customerId: account.customerId }),
+    receivedAmount: { amount: Money.toWire(amountMinor), currency: account.currency },
+    account: encodeView(view)
+  })
+
 export const layer = Layer.effect(
   SandboxFunding,
   Effect.gen(function* () {
     const repo = yield* InternalAccountRepo
-    const accounts = yield* InternalAccounts
     const ledger = yield* Ledger.Ledger
     const outbox = yield* Outbox.Outbox
-    const store = yield* Store.Store
+    const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
     return {
-      fund: (platform, accountId, { amountMinor, idempotencyKey }) =>
-        Effect.gen(function* () {
-          if (platform.environment !== "SANDBOX") {
-            return yield* Effect.fail(PlatformErrors.SandboxOnly.of())
-          }
-          const found = yield* repo.findById(platform.id, accountId)
-          if (Option.isNone(found)) {
-            return yield* Effect.fail(
-              InternalAccountNotFound.of(accountId)
-            )
-          }
-          const account = found.value
-          const key = Option.getOrElse(idempotencyKey, () => "")
-          const uuid = yield* ids.uuid
-          const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-          yield* store.transaction(
-            Effect.gen(function* () {
-              const result = yield* ledger
-                .post({
-                  platformId: platform.id,
-                  idempotencyKey: `sandbox-fund:${key === "" ? uuid : key}`,
-                  status: "posted",
-                  description: "Sandbox funding",
-                  entries: [
-                    { accountId: account.id, currency: account.currency, amountMinor },
-                    {
-                      accountId: SystemAccounts.accountId(platform.id, "RAIL_CLEARING", account.currency),
-                      currency: account.currency,
-                      amountMinor: -amountMinor
-                    }
-                  ]
-                })
-                .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die }))
-              if (!result.applied) return
-              const balance = yield* ledger.balance(platform.id, account.id).pipe(Effect.catchTag("InvalidPosting", Effect.die))
-              yield* outbox.append(
-                new DomainEvent.DomainEvent({
-                  id: DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid)),
-                  platformId: platform.id,
-                  type: "INCOMING_PAYMENT",
-                  timestamp: now,
-                  data: {
-                    transactionId: result.postingId,
-                    status: "COMPLETED",
-                    rail: "SANDBOX",
-                    internalAccountId: account.id,
-                    ...(account.customerId === undefined ? {} : { customerId: account.customerId }),
-                    receivedAmount: { amount: Money.toWire(amountMinor), currency: account.currency },
-                    account: encodeView(toView(account, balance))
+      fund: Effect.fn("SandboxFunding.fund")(function* (
+        platform: Platform.Platform,
+        accountId: InternalAccountId,
+        input: { readonly amountMinor: bigint; readonly idempotencyKey: Option.Option<string> }
+      ) {
+        if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
+        const found = yield* repo.findById(platform.id, accountId)
+        if (Option.isNone(found)) return yield* InternalAccountNotFound.of(accountId)
+        const account = found.value
+        const { amountMinor } = input
+        const key = Option.isSome(input.idempotencyKey) ? input.idempotencyKey.value : yield* ids.uuid
+        return yield* store.transaction(
+          Effect.gen(function* () {
+            const result = yield* ledger
+              .post({
+                platformId: platform.id,
+                idempotencyKey: `sandbox-fund:${key}`,
+                status: "posted",
+                description: "Sandbox funding",
+                entries: [
+                  { accountId: account.id, currency: account.currency, amountMinor },
+                  {
+                    accountId: SystemAccounts.accountId(platform.id, "RAIL_CLEARING", account.currency),
+                    currency: account.currency,
+                    amountMinor: -amountMinor
                   }
-                })
-              )
-            })
-          )
-          return yield* accounts.get(platform, account.id).pipe(Effect.catchTag("InternalAccountNotFound", Effect.die))
-        })
+                ]
+              })
+              .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die }))
+            const balance = yield* ledger.balance(platform.id, account.id).pipe(Effect.catchTag("InvalidPosting", Effect.die))
+            const view = toView(account, balance)
+            // A replay applied nothing, so it records nothing; it answers with the balance as it is now.
+            if (result.applied) {
+              const event = incomingPayment(platform, account, amountMinor, result.postingId, view)
+              yield* outbox.append(yield* Effect.provideService(event, Ids.Ids, ids))
+            }
+            return view
+          })
+        )
+      })
     }
   })
 )

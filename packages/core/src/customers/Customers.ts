@@ -1,11 +1,13 @@
-import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, Data, DateTime, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { BusinessCustomer, Customer, CustomerId, IndividualCustomer } from "./Customer.js"
 import type { CustomerFilter } from "./CustomerRepo.js"
 import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
 import { CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
 import { KycProvider } from "./KycProvider.js"
-import { DomainEvent, FieldError, Ids, InvalidInput, Outbox, type Page, ResourceId, Store, StoreFailure } from "../kernel/index.js"
+import { DomainEvent, Ids, InvalidInput, Outbox, type Page, ResourceId, UnitOfWork, StoreFailure } from "../kernel/index.js"
+import { type CustomerEventType, verificationEventType } from "./CustomerEvents.js"
+import * as CustomerUpdate from "./CustomerUpdate.js"
 import { CustomerProvisioning } from "./CustomerProvisioning.js"
 import type { Platform } from "../platforms/index.js"
 
@@ -21,7 +23,7 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
     readonly create: (
       platform: Platform.Platform,
       request: CreateCustomerRequest
-    ) => Effect.Effect<Customer, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    ) => Effect.Effect<Customer, PlatformCustomerIdTaken | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
     readonly get: (platform: Platform.Platform, id: CustomerId) => Effect.Effect<Customer, CustomerNotFound | StoreFailure.StoreFailure>
     readonly list: (
       platform: Platform.Platform,
@@ -42,135 +44,119 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
 >() {}
 
 const encodeCustomer = Schema.encodeSync(Customer)
-const maxUpdateAttempts = 8
 
-const notFound = (id: string) => CustomerNotFound.of(id)
+/** A concurrent update won the compare-and-set; the update is tried again on the latest version. */
+class VersionConflict extends Data.TaggedError("VersionConflict") {}
 
-const statusEventType = (customer: Customer): Option.Option<string> => {
-  const [kind, status] =
-    customer.customerType === "INDIVIDUAL" ? ["KYC", customer.kycStatus] : ["KYB", customer.kybStatus]
-  return status === "UNVERIFIED" ? Option.none() : Option.some(`CUSTOMER.${kind}_${status}`)
-}
-
-const applyUpdate = (
-  current: Customer,
-  request: UpdateCustomerRequest,
-  updatedAt: DateTime.Utc
-): Customer | InvalidInput.InvalidInput => {
-  if (request.customerType !== current.customerType) {
-    return InvalidInput.InvalidInput.withErrors([
-      new FieldError.FieldError({
-        field: "customerType",
-        message: `must match the customer's type ${current.customerType}`,
-        constraint: { enum: [current.customerType] }
-      })
-    ])
-  }
-  if (current.customerType === "INDIVIDUAL" && request.customerType === "INDIVIDUAL") {
-    const { customerType: _type, identifier: _identifier, ...fields } = request
-    return new IndividualCustomer({ ...current, ...fields, updatedAt })
-  }
-  if (current.customerType === "BUSINESS" && request.customerType === "BUSINESS") {
-    const { customerType: _type, businessInfo, ...fields } = request
-    return new BusinessCustomer({
-      ...current,
-      ...fields,
-      businessInfo: { ...current.businessInfo, ...businessInfo },
-      updatedAt
-    })
-  }
-  return current
-}
+// Concurrent updates of one customer serialise on its version: each loser re-reads and re-applies after a short,
+// jittered, growing pause, so a burst of patches all apply instead of failing.
+const updateRetries = Schedule.exponential("2 millis", 1.5).pipe(
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(24))
+)
 
 export const layer = Layer.effect(
   Customers,
   Effect.gen(function* () {
     const repo = yield* CustomerRepo
-    const store = yield* Store.Store
+    const store = yield* UnitOfWork.UnitOfWork
     const outbox = yield* Outbox.Outbox
     const kyc = yield* KycProvider
     const ids = yield* Ids.Ids
     const provisioning = yield* CustomerProvisioning
 
-    const event = (platform: Platform.Platform, type: string, customer: Customer) =>
-      Effect.gen(function* () {
-        const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
-        const timestamp = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-        return new DomainEvent.DomainEvent({ id, platformId: platform.id, type, timestamp, data: encodeCustomer(customer) })
-      })
+    const event = (platform: Platform.Platform, type: CustomerEventType, customer: Customer) =>
+      DomainEvent.make(platform.id, type, encodeCustomer(customer)).pipe(Effect.provideService(Ids.Ids, ids))
 
     const find = (platform: Platform.Platform, id: CustomerId) =>
-      Effect.flatMap(repo.findById(platform.id, id), Option.match({
-        onNone: () => Effect.fail(notFound(id)),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        repo.findById(platform.id, id),
+        Option.match({ onNone: () => Effect.fail(CustomerNotFound.of(id)), onSome: Effect.succeed })
+      )
+
+    const build = (platform: Platform.Platform, request: CreateCustomerRequest, uuid: string, now: DateTime.Utc) =>
+      Effect.gen(function* () {
+        const verification = yield* kyc.initialVerification({ platform, request })
+        const common = {
+          id: CustomerId.make(ResourceId.format("Customer", uuid)),
+          platformCustomerId: request.platformCustomerId ?? uuid,
+          createdAt: now,
+          updatedAt: now,
+          isDeleted: false
+        }
+        if (request.customerType === "INDIVIDUAL") {
+          const { customerType: _type, platformCustomerId: _pcid, identifier, ...fields } = request
+          const kycStatus = verification.customerType === "INDIVIDUAL" ? verification.kycStatus : "UNVERIFIED"
+          const customer = new IndividualCustomer({ ...fields, ...common, customerType: "INDIVIDUAL", kycStatus })
+          return { customer, identifier: Option.fromNullable(identifier) }
+        }
+        const { customerType: _type, platformCustomerId: _pcid, ...fields } = request
+        const kybStatus = verification.customerType === "BUSINESS" ? verification.kybStatus : "UNVERIFIED"
+        const customer = new BusinessCustomer({ ...fields, ...common, customerType: "BUSINESS", kybStatus })
+        return { customer, identifier: Option.none<string>() }
+      })
+
+    const updateOnce = (platform: Platform.Platform, id: CustomerId, request: UpdateCustomerRequest) =>
+      store.transaction(
+        Effect.gen(function* () {
+          const stored = yield* find(platform, id)
+          const next = yield* CustomerUpdate.apply(stored.customer, request, yield* DateTime.now)
+          const identifier =
+            request.customerType === "INDIVIDUAL" && request.identifier !== undefined
+              ? Option.some(request.identifier)
+              : stored.identifier
+          const nextStored: StoredCustomer = { customer: next, identifier, version: stored.version + 1 }
+          if (!(yield* repo.update(platform.id, nextStored, stored.version))) return yield* new VersionConflict()
+          yield* outbox.append(yield* event(platform, "CUSTOMER.UPDATED", next))
+          return next
+        })
+      )
 
     return {
-      create: (platform, request) =>
-        Effect.gen(function* () {
-          const uuid = yield* ids.uuid
-          const id = CustomerId.make(ResourceId.format("Customer", uuid))
-          const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-          const verification = yield* kyc.initialVerification({ platform, request })
-          const common = { id, platformCustomerId: request.platformCustomerId ?? uuid, createdAt: now, updatedAt: now, isDeleted: false }
-          let customer: Customer
-          let identifier = Option.none<string>()
-          if (request.customerType === "INDIVIDUAL") {
-            const { customerType: _type, platformCustomerId: _pcid, identifier: given, ...fields } = request
-            identifier = Option.fromNullable(given)
-            const kycStatus = verification.customerType === "INDIVIDUAL" ? verification.kycStatus : "UNVERIFIED"
-            customer = new IndividualCustomer({ ...fields, ...common, customerType: "INDIVIDUAL", kycStatus })
-          } else {
-            const { customerType: _type, platformCustomerId: _pcid, ...fields } = request
-            const kybStatus = verification.customerType === "BUSINESS" ? verification.kybStatus : "UNVERIFIED"
-            customer = new BusinessCustomer({ ...fields, ...common, customerType: "BUSINESS", kybStatus })
-          }
-          const created = yield* event(platform, "CUSTOMER.CREATED", customer)
-          const statusEvent = yield* Effect.transposeMapOption(statusEventType(customer), (type) => event(platform, type, customer))
-          yield* store.transaction(
-            Effect.gen(function* () {
-              yield* repo.insert(platform.id, customer, identifier)
-              yield* provisioning.provision(platform, customer)
-              yield* outbox.append(created)
-              if (Option.isSome(statusEvent)) yield* outbox.append(statusEvent.value)
-            })
+      create: Effect.fn("Customers.create")(function* (platform: Platform.Platform, request: CreateCustomerRequest) {
+        const now = yield* DateTime.now
+        yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(now))
+        const { customer, identifier } = yield* build(platform, request, yield* ids.uuid, now)
+        const created = yield* event(platform, "CUSTOMER.CREATED", customer)
+        const verified = yield* Effect.transposeMapOption(verificationEventType(customer), (type) =>
+          event(platform, type, customer)
+        )
+        yield* store.transaction(
+          Effect.gen(function* () {
+            yield* repo.insert(platform.id, customer, identifier)
+            yield* provisioning.provision(platform, customer)
+            yield* outbox.append(created)
+            if (Option.isSome(verified)) yield* outbox.append(verified.value)
+          })
+        )
+        return customer
+      }),
+
+      get: Effect.fn("Customers.get")(function* (platform: Platform.Platform, id: CustomerId) {
+        return (yield* find(platform, id)).customer
+      }),
+
+      list: Effect.fn("Customers.list")(function* (
+        platform: Platform.Platform,
+        filter: CustomerFilter,
+        page: Page.PageRequest
+      ) {
+        return yield* repo.list(platform.id, filter, page)
+      }),
+
+      update: Effect.fn("Customers.update")(function* (
+        platform: Platform.Platform,
+        id: CustomerId,
+        request: UpdateCustomerRequest
+      ) {
+        yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(yield* DateTime.now))
+        return yield* updateOnce(platform, id, request).pipe(
+          Effect.retry({ schedule: updateRetries, while: (error) => error._tag === "VersionConflict" }),
+          Effect.catchTag("VersionConflict", () =>
+            Effect.fail(StoreFailure.StoreFailure.of("update customer: too many concurrent updates"))
           )
-          return customer
-        }),
-
-      get: (platform, id) => Effect.map(find(platform, id), (stored) => stored.customer),
-
-      list: (platform, filter, page) => repo.list(platform.id, filter, page),
-
-      update: (platform, id, request) => {
-        const attempt: Effect.Effect<Option.Option<Customer>, CustomerNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure> =
-          store.transaction(
-            Effect.gen(function* () {
-              const stored = yield* find(platform, id)
-              const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-              const next = applyUpdate(stored.customer, request, now)
-              if (next instanceof InvalidInput.InvalidInput) return yield* Effect.fail(next)
-              const identifier =
-                request.customerType === "INDIVIDUAL" && request.identifier !== undefined
-                  ? Option.some(request.identifier)
-                  : stored.identifier
-              const nextStored: StoredCustomer = { customer: next, identifier, version: stored.version + 1 }
-              const applied = yield* repo.update(platform.id, nextStored, stored.version)
-              if (!applied) return Option.none()
-              yield* outbox.append(yield* event(platform, "CUSTOMER.UPDATED", next))
-              return Option.some(next)
-            })
-          )
-        const loop = (remaining: number): Effect.Effect<Customer, CustomerNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure> =>
-          Effect.flatMap(attempt, Option.match({
-            onSome: Effect.succeed,
-            onNone: () =>
-              remaining > 1
-                ? loop(remaining - 1)
-                : Effect.fail(StoreFailure.StoreFailure.of("update customer: too many concurrent updates"))
-          }))
-        return loop(maxUpdateAttempts)
-      }
+        )
+      })
     }
   })
 )

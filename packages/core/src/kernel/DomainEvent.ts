@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { DateTime, Effect, Schema } from "effect"
+import { Ids } from "./Ids.js"
 import * as ResourceId from "./ResourceId.js"
 import { PlatformId } from "./PlatformId.js"
 
@@ -17,3 +18,17 @@ export class DomainEvent extends Schema.Class<DomainEvent>("DomainEvent")({
   timestamp: Schema.DateTimeUtc,
   data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
 }) {}
+
+/**
+ * A new event of `type` about `data` (a resource in its wire form), with a fresh `Webhook:<uuid>` id and the current
+ * time. Each context passes its own literal union of event types (`CustomerEvents.CustomerEventType`…).
+ */
+export const make = <T extends string>(
+  platformId: PlatformId,
+  type: T,
+  data: { readonly [key: string]: unknown }
+): Effect.Effect<DomainEvent, never, Ids> =>
+  Effect.gen(function* () {
+    const id = EventId.make(ResourceId.format("Webhook", yield* (yield* Ids).uuid))
+    return new DomainEvent({ id, platformId, type, timestamp: yield* DateTime.now, data })
+  })

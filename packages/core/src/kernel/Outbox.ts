@@ -3,7 +3,7 @@ import type { DomainEvent } from "./DomainEvent.js"
 import type { StoreFailure } from "./StoreFailure.js"
 
 /**
- * The transactional outbox. `append` inside `Store.transaction` commits the event with the change it reports;
+ * The transactional outbox. `append` inside `UnitOfWork.transaction` commits the event with the change it reports;
  * a delivery worker (a later capability) reads pending events in append order.
  */
 export class Outbox extends Context.Tag("@payrail/core/Outbox")<

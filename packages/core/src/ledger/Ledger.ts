@@ -19,7 +19,7 @@ import type { Platform } from "../platforms/index.js"
  *   balance row; their balance is derived from their entries, so postings that touch them do not serialise on one row.
  *
  * A posting is either settled at once (`posted`) or a reservation (`pending`): a reservation takes the debited
- * amounts out of the guarded accounts' available balance at once, and is later `commit`ted (becomes posted) or
+ * amounts out of the guarded accounts' available balance at once, and is later `confirm`ed (becomes posted) or
  * `release`d (gives the funds back), exactly once. Every posting carries an idempotency key, unique per platform:
  * a replay with the same content returns the first result and applies nothing; a replay with other content fails
  * with `IdempotencyKeyReused`. A posting that failed applied nothing, so its key stays free.
@@ -50,7 +50,7 @@ export interface Entry {
 export interface Posting {
   readonly platformId: Platform.PlatformId
   readonly idempotencyKey: string
-  /** `posted` settles at once; `pending` reserves funds until `commit` or `release`. */
+  /** `posted` settles at once; `pending` reserves funds until `confirm` or `release`. */
   readonly status: "posted" | "pending"
   readonly entries: ReadonlyArray<Entry>
   /** Free text kept with the posting, for statements and audits. */
@@ -80,7 +80,7 @@ export interface Balance {
 export const available = (balance: Balance): bigint => balance.postedMinor - balance.pendingDebitsMinor
 
 /** The largest magnitude of one entry: what a PostgreSQL `bigint` holds, so every adapter accepts the same amounts. */
-export const maxAmountMinor: bigint = 2n ** 63n - 1n
+export const amountMinorMax: bigint = 2n ** 63n - 1n
 
 /** Limits every adapter enforces alike. */
 export const limits = { idLength: 255, idempotencyKeyLength: 512, descriptionLength: 1000, entries: 100 } as const
@@ -100,7 +100,7 @@ export const validateAccount = (account: LedgerAccount): Either.Either<LedgerAcc
 
 /**
  * Checks what can be checked without the store: a status of `posted` or `pending`; 2-100 entries, each non-zero
- * and within `maxAmountMinor`, summing to zero per currency; texts within their limits and without NUL. Accounts
+ * and within `amountMinorMax`, summing to zero per currency; texts within their limits and without NUL. Accounts
  * are checked by the adapter.
  */
 export const validatePosting = (posting: Posting): Either.Either<Posting, InvalidPosting> => {
@@ -121,7 +121,7 @@ export const validatePosting = (posting: Posting): Either.Either<Posting, Invali
     if (badText(entry.accountId, limits.idLength) || badText(entry.currency, limits.idLength)) {
       return Either.left(InvalidPosting.of("entry_invalid"))
     }
-    if (entry.amountMinor === 0n || entry.amountMinor > maxAmountMinor || entry.amountMinor < -maxAmountMinor) {
+    if (entry.amountMinor === 0n || entry.amountMinor > amountMinorMax || entry.amountMinor < -amountMinorMax) {
       return Either.left(InvalidPosting.of("amount_invalid"))
     }
     sums.set(entry.currency, (sums.get(entry.currency) ?? 0n) + entry.amountMinor)
@@ -145,8 +145,8 @@ export const fingerprint = (posting: Posting): string => {
 }
 
 /**
- * The ledger port. `post`, `commit` and `release` are atomic and race-safe on every adapter, outside or inside a
- * `Store.transaction` (whose connection or undo log they join). Inside one, a failed call applies nothing and
+ * The ledger port. `post`, `confirm` and `release` are atomic and race-safe on every adapter, outside or inside a
+ * `UnitOfWork.transaction` (whose connection or undo log they join). Inside one, a failed call applies nothing and
  * leaves the unit of work usable.
  */
 export class Ledger extends Context.Tag("@payrail/core/Ledger")<
@@ -168,7 +168,7 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
       posting: Posting
     ) => Effect.Effect<PostResult, InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure>
     /** Settles a pending posting: its entries become posted. Exactly once; a second call fails. */
-    readonly commit: (platformId: Platform.PlatformId, postingId: PostingId) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
+    readonly confirm: (platformId: Platform.PlatformId, postingId: PostingId) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
     /** Cancels a pending posting: reserved funds become available again. Exactly once; a second call fails. */
     readonly release: (platformId: Platform.PlatformId, postingId: PostingId) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
     /** Balances of the account; an unknown account, or one of another platform, fails with `InvalidPosting`. */

@@ -1,11 +1,11 @@
-import { Clock, Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
+import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { ApiToken, ApiTokenId, type Permission } from "./ApiToken.js"
 import * as ApiTokenSecret from "./ApiTokenSecret.js"
 import { ApiTokenRepo } from "./ApiTokenRepo.js"
 import { PlatformNotFound } from "./PlatformErrors.js"
 import { type Environment, Platform, PlatformConfig, PlatformId, SupportedCurrency } from "./Platform.js"
 import { PlatformRepo } from "./PlatformRepo.js"
-import { Ids, ResourceId, Store, type StoreFailure } from "../kernel/index.js"
+import { Ids, ResourceId, UnitOfWork, type StoreFailure } from "../kernel/index.js"
 import { PlatformProvisioning } from "./PlatformProvisioning.js"
 
 /** A token just issued, with its secret in clear: show it to the owner once; it cannot be recovered later. */
@@ -49,22 +49,22 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const platforms = yield* PlatformRepo
     const tokens = yield* ApiTokenRepo
-    const store = yield* Store.Store
+    const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
     const provisioning = yield* PlatformProvisioning
-    const now = Effect.map(Clock.currentTimeMillis, (millis) => DateTime.unsafeMake(millis))
+    const now = DateTime.now
     return {
       create: ({ config, environment, name }) =>
-        Effect.gen(function* () {
+        Effect.withSpan(Effect.gen(function* () {
           const createdAt = yield* now
           const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
           const platform = new Platform({ id, name, environment, config: config ?? defaultConfig, createdAt, updatedAt: createdAt })
           // The platform and what provisioning opens for it exist together or not at all.
           yield* store.transaction(Effect.zipRight(platforms.insert(platform), provisioning.provision(platform)))
           return platform
-        }),
+        }), "Platforms.create"),
       issueToken: ({ name, permissions, platformId }) =>
-        Effect.gen(function* () {
+        Effect.withSpan(Effect.gen(function* () {
           const platform = yield* platforms.findById(platformId)
           if (Option.isNone(platform)) {
             return yield* Effect.fail(
@@ -83,8 +83,8 @@ export const layer = Layer.effect(
           })
           yield* store.transaction(tokens.insert(token))
           return { token, clientSecret: credentials.clientSecret }
-        }),
-      list: platforms.list
+        }), "Platforms.issueToken"),
+      list: Effect.withSpan(platforms.list, "Platforms.list")
     }
   })
 )

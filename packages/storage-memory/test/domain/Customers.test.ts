@@ -29,6 +29,34 @@ describe("Customers", () => {
       expect(events[0]?.id).toMatch(/^Webhook:/)
     }).pipe(Effect.provide(services)))
 
+  it.effect("refuses a birth or incorporation date after today, by the Clock, and accepts one long past", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.UTC(2026, 4, 1, 12))
+      const platform = yield* createPlatform
+      const customers = yield* Customers.Customers
+      const future = yield* Effect.flip(
+        customers.create(platform, { customerType: "INDIVIDUAL", fullName: "Kim", birthDate: "2026-05-02" })
+      )
+      expect(future).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "birthDate" }] } })
+      const business = yield* customers.create(platform, {
+        customerType: "BUSINESS",
+        businessInfo: { legalName: "Hudson's Bay", incorporatedOn: "1850-05-02" }
+      })
+      const later = yield* Effect.flip(
+        customers.update(platform, business.id, {
+          customerType: "BUSINESS",
+          businessInfo: { incorporatedOn: "2027-01-01" }
+        })
+      )
+      expect(later).toMatchObject({ details: { errors: [{ field: "businessInfo.incorporatedOn" }] } })
+      const today = yield* customers.create(platform, {
+        customerType: "INDIVIDUAL",
+        fullName: "Kim",
+        birthDate: "2026-05-01"
+      })
+      expect(today.customerType === "INDIVIDUAL" && today.birthDate).toBe("2026-05-01")
+    }).pipe(Effect.provide(services)))
+
   it.effect("keeps the identifier out of the record and its events but stores it", () =>
     Effect.gen(function* () {
       const platform = yield* createPlatform

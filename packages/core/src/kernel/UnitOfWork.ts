@@ -7,8 +7,8 @@ import type { StoreFailure } from "./StoreFailure.js"
  * it fails, its own writes are undone and the outer unit may recover and go on; they commit only with the outer one.
  * Writes made outside a transaction are each atomic on their own.
  */
-export class Store extends Context.Tag("@payrail/core/Store")<
-  Store,
+export class UnitOfWork extends Context.Tag("@payrail/core/UnitOfWork")<
+  UnitOfWork,
   {
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StoreFailure, R>
   }
