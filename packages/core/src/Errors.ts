@@ -3,7 +3,14 @@
  * error handler). Each is defined beside its concept (`CustomerErrors`, `AccountErrors`, `LedgerErrors`…), with one
  * constructor that fixes its code, reason and rule.
  */
-export { ExternalAccountNotFound, InternalAccountNotFound, OwnershipChallengeUnavailable } from "./accounts/AccountErrors.js"
+export {
+  ExternalAccountExists,
+  ExternalAccountNotFound,
+  InternalAccountNotFound,
+  InvalidBankAccount,
+  InvalidTransition,
+  OwnershipChallengeUnavailable
+} from "./accounts/AccountErrors.js"
 export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"

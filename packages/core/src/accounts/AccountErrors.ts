@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { ExternalAccountEvent, ExternalAccountStatus } from "./ExternalAccountStatus.js"
 
 /** No internal account with this id on the caller's platform. Code `NOT_FOUND` (404). */
 export class InternalAccountNotFound extends Schema.TaggedError<InternalAccountNotFound>()("InternalAccountNotFound", {
@@ -46,5 +47,49 @@ export class OwnershipChallengeUnavailable extends Schema.TaggedError<OwnershipC
 ) {
   static of(rule: ChallengeRule): OwnershipChallengeUnavailable {
     return new OwnershipChallengeUnavailable({ reason: challengeReasons[rule], details: { rule } })
+  }
+}
+
+/** The owner already has a live external account with this account type and identifier. Code `CONFLICT` (409). */
+export class ExternalAccountExists extends Schema.TaggedError<ExternalAccountExists>()("ExternalAccountExists", {
+  code: Schema.tag("CONFLICT"),
+  reason: Schema.String,
+  details: Schema.optional(Schema.Struct({ rule: Schema.Literal("one_live_account_per_destination") }))
+}) {
+  static of(): ExternalAccountExists {
+    return new ExternalAccountExists({
+      reason: "The owner already has an external account for this destination",
+      details: { rule: "one_live_account_per_destination" }
+    })
+  }
+}
+
+/**
+ * The rail says the account does not exist or cannot receive payments. Spec code `INVALID_BANK_ACCOUNT` (400 in
+ * `api`): the external account must not be created. The reason never repeats account data.
+ */
+export class InvalidBankAccount extends Schema.TaggedError<InvalidBankAccount>()("InvalidBankAccount", {
+  code: Schema.tag("INVALID_BANK_ACCOUNT"),
+  reason: Schema.String
+}) {
+  static of(): InvalidBankAccount {
+    return new InvalidBankAccount({ reason: "The bank account is invalid or cannot receive payments" })
+  }
+}
+
+/**
+ * An event that the account's current status does not accept. Spec code `INVALID_STATE_TRANSITION` (409 in
+ * `api`); `details` name the status and the event, never account data.
+ */
+export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
+  code: Schema.tag("INVALID_STATE_TRANSITION"),
+  reason: Schema.String,
+  details: Schema.Struct({ from: Schema.String, event: Schema.String })
+}) {
+  static of(from: ExternalAccountStatus, event: ExternalAccountEvent): InvalidTransition {
+    return new InvalidTransition({
+      reason: `An external account in status ${from} does not accept ${event}`,
+      details: { from, event }
+    })
   }
 }

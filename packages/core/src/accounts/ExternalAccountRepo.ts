@@ -1,15 +1,13 @@
-import { Context, type Effect, type Option, Schema } from "effect"
+import { Context, type Effect, type Option } from "effect"
+import type { ExternalAccountExists } from "./AccountErrors.js"
 import type { ExternalAccount, ExternalAccountId } from "./ExternalAccount.js"
 import type { ExternalAccountStatus } from "./ExternalAccountStatus.js"
 import type { Customer } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 
-/** The owner already has an external account with this account type and identifier. Code `CONFLICT` (409). */
-export class ExternalAccountExists extends Schema.TaggedError<ExternalAccountExists>()("ExternalAccountExists", {
-  code: Schema.Literal("CONFLICT"),
-  reason: Schema.String
-}) {}
+
+export { ExternalAccountExists } from "./AccountErrors.js"
 
 /** Filters of external account lists. `owner` selects customer-owned or platform-owned accounts. */
 export interface ExternalAccountFilter {

@@ -1,6 +1,9 @@
 import { Either, Schema } from "effect"
 import { ExternalAccountInfo } from "@payrail/account-formats"
 import { FieldError, InvalidInput } from "../kernel/index.js"
+import { InvalidTransition } from "./AccountErrors.js"
+
+export { InvalidTransition } from "./AccountErrors.js"
 
 /**
  * The external account status machine. States are the spec's; the spec shows three transitions (ownership
@@ -82,15 +85,6 @@ export const transitions: { readonly [S in ExternalAccountStatus]: Row } = {
   INACTIVE: refused
 }
 
-/**
- * An event that the account's current status does not accept. Spec code `INVALID_STATE_TRANSITION` (409 in
- * `api`); `details` name the status and the event, never account data.
- */
-export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
-  code: Schema.Literal("INVALID_STATE_TRANSITION"),
-  reason: Schema.String,
-  details: Schema.Struct({ from: ExternalAccountStatus, event: ExternalAccountEvent })
-}) {}
 
 /** The status after `event` in status `from`, or `InvalidTransition` when the table refuses the pair. */
 export const transition = (
@@ -99,13 +93,7 @@ export const transition = (
 ): Either.Either<ExternalAccountStatus, InvalidTransition> => {
   const next = transitions[from][event]
   return next === null
-    ? Either.left(
-        new InvalidTransition({
-          code: "INVALID_STATE_TRANSITION",
-          reason: `An external account in status ${from} does not accept ${event}`,
-          details: { from, event }
-        })
-      )
+    ? Either.left(InvalidTransition.of(from, event))
     : Either.right(next)
 }
 

@@ -1,5 +1,8 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { ExternalAccountInfo } from "@payrail/account-formats"
+import type { InvalidBankAccount } from "./AccountErrors.js"
+
+export { InvalidBankAccount } from "./AccountErrors.js"
 
 /**
  * Beneficiary name verification: when an external account is created, the rail compares the beneficiary's name
@@ -36,22 +39,6 @@ export const NameVerification = Schema.Struct({
 }).annotations({ identifier: "NameVerification" })
 export type NameVerification = typeof NameVerification.Type
 
-/**
- * The rail says the account does not exist or cannot receive payments. Spec code `INVALID_BANK_ACCOUNT` (400 in
- * `api`): the external account must not be created. The reason never repeats account data.
- */
-export class InvalidBankAccount extends Schema.TaggedError<InvalidBankAccount>()("InvalidBankAccount", {
-  code: Schema.Literal("INVALID_BANK_ACCOUNT"),
-  reason: Schema.String
-}) {
-  /** The failure with the standard reason. */
-  static of(): InvalidBankAccount {
-    return new InvalidBankAccount({
-      code: "INVALID_BANK_ACCOUNT",
-      reason: "The bank account is invalid or cannot receive payments"
-    })
-  }
-}
 
 /**
  * The name verification provider. `@payrail/sandbox` implements it with the spec's 1xx suffixes; a real provider
