@@ -1,10 +1,10 @@
 import { equalBytes as equalBytesOf } from "@noble/curves/utils.js"
-import { concatBytes } from "@noble/hashes/utils.js"
-import { base64url, base64urlnopad, hex, utf8 } from "@scure/base"
+import { bytesToHex, concatBytes, hexToBytes } from "@noble/hashes/utils.js"
+import { base64url, base64urlnopad, utf8 } from "@scure/base"
 import { err, ok, type Result } from "./Result.js"
 
 /** Encodes bytes as lowercase hexadecimal, two digits per byte. */
-export const toHex = (bytes: Uint8Array): string => hex.encode(bytes)
+export const toHex = (bytes: Uint8Array): string => bytesToHex(bytes)
 
 /**
  * Decodes hexadecimal text, upper, lower or mixed case, into bytes; the empty text is zero bytes. Fails with `BadHex`
@@ -13,7 +13,7 @@ export const toHex = (bytes: Uint8Array): string => hex.encode(bytes)
 export const fromHex = (text: string, field?: string): Result<Uint8Array> => {
   if (text.length % 2 !== 0) return err("BadHex", "odd number of hex digits", field)
   try {
-    return ok(hex.decode(text))
+    return ok(hexToBytes(text))
   } catch {
     return err("BadHex", "a character is not a hex digit", field)
   }
