@@ -3,9 +3,8 @@ import { base58, createBase58check } from "@scure/base"
 import { err, ok, type Result } from "./Result.js"
 
 /**
- * The longest text {@link decodeBase58} and {@link decode} accept, and the most bytes {@link encodeBase58} and
- * {@link encode} take: base58 conversion is quadratic, so `@scure/base` bounds it (a credential bundle is 115
- * characters of 81 bytes plus checksum).
+ * The longest text {@link decodeBase58} and {@link decode} accept. Base58 conversion is quadratic, so `@scure/base`
+ * bounds its input; a credential bundle is 115 characters.
  */
 export const MAX_TEXT_LENGTH = 4096
 /** The most bytes {@link encodeBase58} encodes; {@link encode} takes four fewer, room for the checksum. */

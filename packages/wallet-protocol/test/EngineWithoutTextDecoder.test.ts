@@ -55,13 +55,15 @@ describe("on an engine without TextDecoder (Hermes before it gained one)", () =>
     )
   })
 
-  it("fromUtf8 reads valid text back and refuses malformed forms", () => {
+  it("fromUtf8 reads valid text back, keeps a byte order mark and refuses malformed forms", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (text) => {
         const decoded = engine.Encoding.fromUtf8(new TextEncoder().encode(text))
         expect(decoded.ok ? decoded.value : undefined).toBe(text)
       })
     )
+    const withBom = engine.Encoding.fromUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))
+    expect(withBom.ok ? withBom.value : withBom.error.code).toBe("\ufeffa")
     for (const bytes of [[0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
       const decoded = engine.Encoding.fromUtf8(Uint8Array.from(bytes))
       expect(decoded.ok ? "accepted" : decoded.error.code).toBe("BadUtf8")
