@@ -3,7 +3,17 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { CredentialBundle, Hpke, OtpBundle, P256, Result, Stamp, TargetBundle } from "../../packages/wallet-protocol/src/index.js"
+import {
+  Base58Check,
+  CredentialBundle,
+  Encoding,
+  Hpke,
+  OtpBundle,
+  P256,
+  Result,
+  Stamp,
+  TargetBundle
+} from "../../packages/wallet-protocol/src/index.js"
 import { StampVerifier } from "../../packages/wallet-auth/src/index.js"
 
 const walletAuthDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../packages/wallet-auth")
@@ -51,6 +61,12 @@ const measureRoundAsync = async (op: AsyncOp): Promise<number> => {
   return (count * 1000) / elapsed
 }
 
+/** Codec calls cost well under a microsecond, so each timed op runs a batch of them to keep clock reads negligible. */
+const CODEC_BATCH = 200
+const batched = (op: Op): Op => () => {
+  for (let i = 0; i < CODEC_BATCH; i++) op()
+}
+
 const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
@@ -85,7 +101,7 @@ const compareAsync = async (ops: Readonly<Record<string, AsyncOp>>): Promise<Rec
   return samples
 }
 
-const format = (opsPerSecond: number): string => `${Math.round(opsPerSecond).toLocaleString("en-US").padStart(7)} ops/s`
+const format = (opsPerSecond: number): string => `${Math.round(opsPerSecond).toLocaleString("en-US").padStart(9)} ops/s`
 const line = (label: string, opsPerSecond: number, note = ""): void => {
   console.log(`  ${label.padEnd(68)} ${format(opsPerSecond)}${note === "" ? "" : `  ${note}`}`)
 }
@@ -165,6 +181,41 @@ const main = async (): Promise<void> => {
   line("OtpBundle.open, raw target key imported per call (OtpTargets.open)", median(hpke["otpRawKey"] ?? []))
   line("CredentialBundle.open (compressed enc), key imported once", median(hpke["credential"] ?? []))
   line("CredentialBundle.seal (SessionKeys.seal)", median(hpke["seal"] ?? []))
+
+  const wire = {
+    key: session.publicKey.uncompressed,
+    keyHex: session.publicKey.uncompressedHex,
+    stampJson: Result.getOrThrow(Encoding.fromBase64url(stamp)),
+    stamp,
+    bundlePayload: Result.getOrThrow(Base58Check.decode(credentialBundle)),
+    credentialBundle
+  }
+  console.log(
+    `\nEncodings (per call; ${CODEC_BATCH} calls per timed op): ${wire.key.length}-byte key as hex, ` +
+      `${wire.stampJson.length}-byte stamp JSON as base64url, ${wire.bundlePayload.length}-byte credential payload as base58check`
+  )
+  const codecs = compare({
+    hexEncodeBuffer: batched(() => Buffer.from(wire.key.buffer, wire.key.byteOffset, wire.key.length).toString("hex")),
+    hexEncode: batched(() => Encoding.toHex(wire.key)),
+    hexDecodeBuffer: batched(() => Buffer.from(wire.keyHex, "hex")),
+    hexDecode: batched(() => Encoding.fromHex(wire.keyHex)),
+    b64EncodeBuffer: batched(() => Buffer.from(wire.stampJson.buffer, wire.stampJson.byteOffset, wire.stampJson.length).toString("base64url")),
+    b64Encode: batched(() => Encoding.toBase64url(wire.stampJson)),
+    b64DecodeBuffer: batched(() => Buffer.from(wire.stamp, "base64url")),
+    b64Decode: batched(() => Encoding.fromBase64url(wire.stamp)),
+    b58Encode: batched(() => Base58Check.encode(wire.bundlePayload)),
+    b58Decode: batched(() => Base58Check.decode(wire.credentialBundle)),
+    stampDecode: batched(() => Stamp.decode(wire.stamp))
+  })
+  const perCall = (name: string) => (codecs[name] ?? []).map((opsPerSecond) => opsPerSecond * CODEC_BATCH)
+  const ofBuffer = (name: string, buffer: string) => `${(pairedRatio(perCall(name), perCall(buffer)) * 100).toFixed(1)}% of Buffer`
+  line("Encoding.toHex (65-byte key)", median(perCall("hexEncode")), ofBuffer("hexEncode", "hexEncodeBuffer"))
+  line("Encoding.fromHex (130 hex digits)", median(perCall("hexDecode")), ofBuffer("hexDecode", "hexDecodeBuffer"))
+  line("Encoding.toBase64url (stamp JSON)", median(perCall("b64Encode")), ofBuffer("b64Encode", "b64EncodeBuffer"))
+  line("Encoding.fromBase64url (stamp header value)", median(perCall("b64Decode")), ofBuffer("b64Decode", "b64DecodeBuffer"))
+  line("Base58Check.encode (81-byte credential payload)", median(perCall("b58Encode")))
+  line("Base58Check.decode (credential bundle text)", median(perCall("b58Decode")))
+  line("Stamp.decode (base64url, JSON, hex, DER; no curve arithmetic)", median(perCall("stampDecode")))
 }
 
 await main()

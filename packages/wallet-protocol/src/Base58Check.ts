@@ -1,71 +1,65 @@
 import { sha256 } from "@noble/hashes/sha2.js"
+import { base58, createBase58check } from "@scure/base"
 import { err, ok, type Result } from "./Result.js"
 
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-const VALUE = new Int8Array(128).fill(-1)
-for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i
+/**
+ * The longest text {@link decodeBase58} and {@link decode} accept. Base58 conversion is quadratic, so `@scure/base`
+ * bounds its input; a credential bundle is 115 characters.
+ */
+export const MAX_TEXT_LENGTH = 4096
+/** The most bytes {@link encodeBase58} encodes; {@link encode} takes four fewer, room for the checksum. */
+export const MAX_BYTES = 2048
 
-const checksumOf = (payload: Uint8Array): Uint8Array => sha256(sha256(payload)).subarray(0, 4)
+const base58check = createBase58check(sha256)
 
-/** Encodes bytes in the Bitcoin base58 alphabet; each leading zero byte becomes a leading `1`. */
+/**
+ * Encodes bytes in the Bitcoin base58 alphabet; each leading zero byte becomes a leading `1`, and no bytes become the
+ * empty text. Throws a `RangeError` beyond {@link MAX_BYTES} bytes, a programming error.
+ */
 export const encodeBase58 = (bytes: Uint8Array): string => {
-  let zeros = 0
-  while (zeros < bytes.length && bytes[zeros] === 0) zeros++
-  let n = 0n
-  for (let i = zeros; i < bytes.length; i++) n = (n << 8n) | BigInt(bytes[i] as number)
-  let out = ""
-  while (n > 0n) {
-    out = ALPHABET.charAt(Number(n % 58n)) + out
-    n /= 58n
-  }
-  return "1".repeat(zeros) + out
+  if (bytes.length > MAX_BYTES) throw new RangeError(`base58 encodes at most ${MAX_BYTES} bytes`)
+  return base58.encode(bytes)
 }
 
-/** Decodes Bitcoin-alphabet base58 text; fails with `BadBase58` on any character outside the alphabet. */
+const tooLong = (field: string | undefined) =>
+  err("BadBase58", `longer than ${MAX_TEXT_LENGTH} characters`, field)
+
+/**
+ * Decodes Bitcoin-alphabet base58 text (each leading `1` a zero byte, the empty text no bytes); fails with `BadBase58`
+ * on any character outside the alphabet or a text longer than {@link MAX_TEXT_LENGTH}.
+ */
 export const decodeBase58 = (text: string, field?: string): Result<Uint8Array> => {
-  let zeros = 0
-  while (zeros < text.length && text.charCodeAt(zeros) === 49) zeros++
-  let n = 0n
-  for (let i = zeros; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    const digit = code < 128 ? (VALUE[code] as number) : -1
-    if (digit < 0) return err("BadBase58", `character outside the base58 alphabet at position ${i}`, field)
-    n = n * 58n + BigInt(digit)
+  if (text.length > MAX_TEXT_LENGTH) return tooLong(field)
+  try {
+    return ok(base58.decode(text))
+  } catch {
+    return err("BadBase58", "a character is outside the base58 alphabet", field)
   }
-  const body: Array<number> = []
-  while (n > 0n) {
-    body.push(Number(n & 255n))
-    n >>= 8n
-  }
-  const out = new Uint8Array(zeros + body.length)
-  for (let i = 0; i < body.length; i++) out[out.length - 1 - i] = body[i] as number
-  return ok(out)
 }
 
 /**
  * Encodes `payload` as base58check: base58 of `payload ‖ SHA-256(SHA-256(payload))[0..4]`, with no version byte
- * (the layout of Turnkey's `bs58check`).
+ * (the layout of Turnkey's `bs58check`). Throws a `RangeError` beyond {@link MAX_BYTES} − 4 bytes, a programming
+ * error.
  */
 export const encode = (payload: Uint8Array): string => {
-  const full = new Uint8Array(payload.length + 4)
-  full.set(payload)
-  full.set(checksumOf(payload), payload.length)
-  return encodeBase58(full)
+  if (payload.length > MAX_BYTES - 4) throw new RangeError(`base58check encodes at most ${MAX_BYTES - 4} bytes`)
+  return base58check.encode(payload)
 }
 
 /**
  * Decodes base58check text and returns the payload without its checksum. Fails with `BadBase58` on a foreign
- * character and with `BadChecksum` when the text is too short to hold a checksum or the checksum does not match.
+ * character or a text longer than {@link MAX_TEXT_LENGTH}, and with `BadChecksum` when the text is too short to hold
+ * a checksum or the checksum does not match.
  */
 export const decode = (text: string, field?: string): Result<Uint8Array> => {
-  const decoded = decodeBase58(text, field)
-  if (!decoded.ok) return decoded
-  const full = decoded.value
-  if (full.length < 4) return err("BadChecksum", "too short to carry a checksum", field)
-  const payload = full.subarray(0, full.length - 4)
-  const expected = checksumOf(payload)
-  for (let i = 0; i < 4; i++) {
-    if (full[payload.length + i] !== expected[i]) return err("BadChecksum", "checksum does not match", field)
+  if (text.length > MAX_TEXT_LENGTH) return tooLong(field)
+  try {
+    return ok(base58check.decode(text))
+  } catch {
+    // The codec throws for both defects; decoding again on this failure path alone tells them apart.
+    const full = decodeBase58(text, field)
+    if (!full.ok) return full
+    return err("BadChecksum", full.value.length < 4 ? "too short to carry a checksum" : "checksum does not match", field)
   }
-  return ok(payload)
 }

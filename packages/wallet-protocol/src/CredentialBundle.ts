@@ -14,8 +14,15 @@ export interface CredentialBundle {
 }
 
 /**
+ * The longest plaintext {@link seal} takes: the base58check payload `enc(33) ‖ plaintext ‖ tag(16)` is bounded by
+ * {@link Base58Check.MAX_BYTES} less its checksum. A session key is 32 bytes.
+ */
+export const MAX_PLAINTEXT_LENGTH = Base58Check.MAX_BYTES - 4 - P256.COMPRESSED_LENGTH - Hpke.TAG_LENGTH
+
+/**
  * Encodes the bundle as base58check over `compressed_enc(33) ‖ ciphertext ‖ tag`, with no version byte. `encappedPublic`
- * must be the 33-byte compressed key.
+ * must be the 33-byte compressed key, and the ciphertext at most {@link MAX_PLAINTEXT_LENGTH} + 16 bytes (a
+ * `RangeError` otherwise, a programming error).
  */
 export const encode = (bundle: CredentialBundle): string =>
   Base58Check.encode(concat(bundle.encappedPublic, bundle.ciphertext))
@@ -41,13 +48,17 @@ export const decode = (text: string): Result<CredentialBundle> => {
 /**
  * Seals `plaintext` (for a session key: exactly the raw 32-byte scalar, never hex text) to the client's public key
  * and returns the base58check bundle that Turnkey's `decryptCredentialBundle` opens. Either key form is accepted;
- * HPKE always uses the uncompressed form. `ephemeralPrivateKey` only reproduces test vectors.
+ * HPKE always uses the uncompressed form. `ephemeralPrivateKey` only reproduces test vectors. Fails with
+ * `WrongKeyLength` for a plaintext longer than {@link MAX_PLAINTEXT_LENGTH}.
  */
 export const seal = async (options: {
   readonly plaintext: Uint8Array
   readonly recipientPublicKey: P256.PublicKey
   readonly ephemeralPrivateKey?: Uint8Array
 }): Promise<Result<string>> => {
+  if (options.plaintext.length > MAX_PLAINTEXT_LENGTH) {
+    return err("WrongKeyLength", `a plaintext of at most ${MAX_PLAINTEXT_LENGTH} bytes fits a bundle`, "plaintext")
+  }
   const sealed = await Hpke.seal(options)
   return sealed.ok
     ? ok(encode({ encappedPublic: P256.compress(sealed.value.enc), ciphertext: sealed.value.ciphertext }))

@@ -4,7 +4,7 @@
  *
  * - `BadHex`: not an even-length string of hexadecimal digits.
  * - `BadBase64url`: not RFC 4648 §5 base64url (`-_` alphabet, optional `=` padding, zero trailing bits).
- * - `BadBase58`: a character outside the Bitcoin base58 alphabet.
+ * - `BadBase58`: a character outside the Bitcoin base58 alphabet, or a text longer than 4096 characters.
  * - `BadChecksum`: the base58check checksum does not match the payload.
  * - `BadUtf8`: bytes that are not well-formed UTF-8.
  * - `BadJson`: text that is not JSON, or JSON that is not an object.

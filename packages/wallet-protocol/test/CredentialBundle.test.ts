@@ -78,6 +78,23 @@ describe("CredentialBundle errors", () => {
     const opened = await CredentialBundle.openSessionKey({ bundle, recipient: recipient.privateKey })
     expect(codeOf(opened)).toBe("WrongKeyLength")
   })
+
+  it("seals a plaintext up to MAX_PLAINTEXT_LENGTH and names WrongKeyLength beyond it, never throwing", async () => {
+    const recipient = P256.generateKeyPair()
+    const largest = new Uint8Array(CredentialBundle.MAX_PLAINTEXT_LENGTH).fill(0xa5)
+    const bundle = Result.getOrThrow(await CredentialBundle.seal({ plaintext: largest, recipientPublicKey: recipient.publicKey }))
+    expect(Result.getOrThrow(await CredentialBundle.open({ bundle, recipient: recipient.privateKey }))).toEqual(largest)
+    const tooLong = await CredentialBundle.seal({
+      plaintext: new Uint8Array(CredentialBundle.MAX_PLAINTEXT_LENGTH + 1),
+      recipientPublicKey: recipient.publicKey
+    })
+    expect(codeOf(tooLong)).toBe("WrongKeyLength")
+    expect(tooLong.ok ? undefined : tooLong.error.field).toBe("plaintext")
+  })
+
+  it("names BadBase58 for a text longer than base58 decoding accepts", () => {
+    expect(codeOf(CredentialBundle.decode(vector.bundle.repeat(40)))).toBe("BadBase58")
+  })
 })
 
 describe("CredentialBundle properties", () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -72,10 +72,20 @@ export interface Vectors {
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-/** The shared vectors file, `../shared/spec/wallet-crypto-vectors.json` from the repository root. */
-export const vectors: Vectors = JSON.parse(
-  readFileSync(path.resolve(here, "../../../../../shared/spec/wallet-crypto-vectors.json"), "utf8")
-) as Vectors
+/**
+ * The shared vectors file: `shared/spec/wallet-crypto-vectors.json` in the nearest directory above this one that has
+ * it, which is `../shared` from the repository root and also found from a git worktree kept elsewhere.
+ */
+const vectorsPath = (): string => {
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "shared/spec/wallet-crypto-vectors.json")
+    if (existsSync(candidate)) return candidate
+    if (path.dirname(dir) === dir) throw new Error(`no shared/spec/wallet-crypto-vectors.json above ${here}`)
+  }
+}
+
+/** The vectors of the wallet crypto spec, parsed. */
+export const vectors: Vectors = JSON.parse(readFileSync(vectorsPath(), "utf8")) as Vectors
 
 /** Hex to bytes for tests, throwing on bad input (test data is trusted). */
 export const hex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "hex"))
