@@ -63,5 +63,13 @@ export default tseslint.config(
         { group: ["@payrail/*", "@effect/*"], message: "account-formats depends on effect, @noble/hashes and @scure/base only." }
       ] }]
     }
+  },
+  {
+    files: ["packages/wallet-protocol/src/**/*.ts", "packages/signer/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["node:*"], message: "Device packages run in browsers and React Native: no node: modules." }
+      ] }]
+    }
   }
 )
