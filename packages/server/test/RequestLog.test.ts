@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { hasAnsi, linesOf } from "./CliProcess.js"
 import { startServer } from "./ServerProcess.js"
@@ -6,7 +9,9 @@ const api = "/2025-10-13"
 
 /** The lines the server printed after its banner, while `requests` ran. */
 const logLinesOf = async (env: Record<string, string>, requests: (baseUrl: string, auth: string) => Promise<void>) => {
-  const server = await startServer({ PAYRAIL_STORAGE: "memory", ...env })
+  // The memory store keeps nothing, but the bootstrap still writes its credentials file into the data directory.
+  const dataDir = await mkdtemp(join(tmpdir(), "payrail-request-log-"))
+  const server = await startServer({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir, ...env })
   try {
     const before = server.output().length
     await requests(server.baseUrl, server.auth)
@@ -14,6 +19,7 @@ const logLinesOf = async (env: Record<string, string>, requests: (baseUrl: strin
     return linesOf(server.output().slice(before))
   } finally {
     expect(await server.stop()).toBe(0)
+    await rm(dataDir, { recursive: true, force: true })
   }
 }
 
