@@ -56,7 +56,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (skipped === 0) return
     console.log(
       `\nDATABASE_URL is not set: ${skipped === 1 ? "1 test that needs" : `${skipped} tests that need`} PostgreSQL ` +
-        `${skipped === 1 ? "was" : "were"} skipped. To run them, set DATABASE_URL to a PostgreSQL server (see README, Tests).`
+        `${skipped === 1 ? "was" : "were"} skipped. To run them, set DATABASE_URL to a PostgreSQL server ` +
+        "(see README, Tests)."
     )
   }
 }

@@ -11,7 +11,10 @@ import type { ServerConfig } from "./ServerConfig.js"
  * process is (`payrail serve`): the embedded store's data directory is locked in its name, so another process that
  * finds it in use can say who holds it.
  */
-export const storage = (settings: ServerConfig, owner = "payrail"): Layer.Layer<Storage.Services, Errors.StoreFailure> => {
+export const storage = (
+  settings: ServerConfig,
+  owner = "payrail"
+): Layer.Layer<Storage.Services, Errors.StoreFailure> => {
   switch (settings.storage) {
     case "memory":
       return StorageMemory.layer

@@ -26,7 +26,10 @@ export const render = (input: BannerInput): string => {
     "",
     "Payrail reference server",
     row("API base URL", api),
-    row("API reference", `${input.baseUrl}${PayrailHttp.docsPath}  (OpenAPI: ${input.baseUrl}${PayrailHttp.openApiPath})`),
+    row(
+      "API reference",
+      `${input.baseUrl}${PayrailHttp.docsPath}  (OpenAPI: ${input.baseUrl}${PayrailHttp.openApiPath})`
+    ),
     row("Storage", input.storage)
   ]
   if (Option.isSome(input.bootstrap)) {

@@ -14,7 +14,9 @@ const withDomain =
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.flatMap(config, (settings) => effect.pipe(Effect.provide(AppLayer.make(settings, owner))))
 
-const serve = Command.make("serve", {}, () => Effect.flatMap(config, (settings) => Layer.launch(Serve.layer(settings)))).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
+const serve = Command.make("serve", {}, () =>
+  Effect.flatMap(config, (settings) => Layer.launch(Serve.layer(settings)))
+).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
 
 const migrate = Command.make("migrate", {}, () =>
   withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))

@@ -16,7 +16,9 @@ const causes = (error: unknown): ReadonlyArray<unknown> => {
 
 const dataDirectoryInUse = (error: unknown): Option.Option<PgliteClient.DataDirectoryInUse> =>
   Option.fromNullable(
-    causes(error).find((link): link is PgliteClient.DataDirectoryInUse => link instanceof PgliteClient.DataDirectoryInUse)
+    causes(error).find(
+      (link): link is PgliteClient.DataDirectoryInUse => link instanceof PgliteClient.DataDirectoryInUse
+    )
   )
 
 /** What to do when another process has the embedded database open, for the `command` that was refused. */

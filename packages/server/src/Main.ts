@@ -63,5 +63,7 @@ export const main = (argv: ReadonlyArray<string>): Effect.Effect<number, never, 
   })
 
 /** Exits with the code `main` succeeded with; 0 after an interruption (SIGINT, SIGTERM: a graceful stop). */
-export const teardown: Teardown = (exit, onExit) =>
-  onExit(Exit.isSuccess(exit) ? (typeof exit.value === "number" ? exit.value : 0) : Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
+export const teardown: Teardown = (exit, onExit) => {
+  if (Exit.isSuccess(exit)) return onExit(typeof exit.value === "number" ? exit.value : 0)
+  onExit(Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
+}

@@ -17,7 +17,7 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
 describe("payrail CLI output, piped", () => {
   it("reports a missing option in one readable line with the command's usage, and exits non-zero", async () => {
-    const result = await runCli({ PAYRAIL_DATA_DIR: dataDir }, "platform", "create")
+    const result = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platform", "create")
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
     expect(linesOf(result.stderr)).toEqual([
@@ -27,18 +27,18 @@ describe("payrail CLI output, piped", () => {
   }, 60_000)
 
   it("reports an invalid choice and an unknown command the same way", async () => {
-    const choice = await runCli({ PAYRAIL_DATA_DIR: dataDir }, "platform", "create", "--name", "x", "--environment", "LIVE")
+    const choice = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platform", "create", "--name", "x", "--environment", "LIVE")
     expect(choice.code).toBe(1)
     expect(linesOf(choice.stderr)).toEqual([
       expect.stringMatching(/^payrail platform create: Expected one of the following cases: SANDBOX, PRODUCTION\. Usage: /)
     ])
-    const unknown = await runCli({ PAYRAIL_DATA_DIR: dataDir }, "platfrom")
+    const unknown = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platfrom")
     expect(unknown.code).toBe(1)
     expect(linesOf(unknown.stderr)).toEqual([expect.stringMatching(/^payrail: Invalid subcommand .*Usage: payrail <command>; see payrail --help$/)])
   }, 60_000)
 
   it("prints help without colour codes when piped", async () => {
-    const help = await runCli({ PAYRAIL_DATA_DIR: dataDir }, "--help")
+    const help = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "--help")
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("USAGE")
     expect(hasAnsi(help.stdout)).toBe(false)
@@ -46,7 +46,7 @@ describe("payrail CLI output, piped", () => {
 
   it("reports a failed command in one line, without stack or source paths, logging the cause only at debug", async () => {
     const args = ["token", "create", "--platform-id", "Platform:00000000-0000-4000-8000-000000000000"]
-    const result = await runCli({ PAYRAIL_DATA_DIR: dataDir }, ...args)
+    const result = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, ...args)
     expect(result.code).toBe(1)
     expect(linesOf(result.stderr)).toEqual([
       "payrail token create: Platform not found (platformId Platform:00000000-0000-4000-8000-000000000000)"
@@ -54,13 +54,13 @@ describe("payrail CLI output, piped", () => {
     expect(result.stderr).not.toMatch(internals)
     expect(hasAnsi(result.stderr)).toBe(false)
 
-    const debug = await runCli({ PAYRAIL_DATA_DIR: dataDir, LOG_LEVEL: "debug" }, ...args)
+    const debug = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir, LOG_LEVEL: "debug" }, ...args)
     expect(debug.stderr).toContain("the command failed")
     expect(linesOf(debug.stderr).filter((line) => line.startsWith("payrail "))).toEqual(linesOf(result.stderr))
   }, 120_000)
 
   it("reports invalid configuration in one line naming the variable", async () => {
-    const result = await runCli({ PAYRAIL_DATA_DIR: dataDir, PORT: "eighty" }, "migrate")
+    const result = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir, PORT: "eighty" }, "migrate")
     expect(result.code).toBe(1)
     const lines = linesOf(result.stderr)
     expect(lines).toHaveLength(1)

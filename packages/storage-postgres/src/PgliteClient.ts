@@ -65,7 +65,8 @@ const makeConnection = (db: PGlite): Connection => {
   }
 }
 
-const isDirectory = (dataDir: string | undefined): dataDir is string => dataDir !== undefined && !dataDir.includes("://")
+const isDirectory = (dataDir: string | undefined): dataDir is string =>
+  dataDir !== undefined && !dataDir.includes("://")
 
 // Two PGlite instances on one directory (two processes, or two layers of one process) overwrite each other's
 // files: the data directory is locked first, and the lock failure travels as the SqlError's cause.
