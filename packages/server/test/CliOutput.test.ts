@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Banner from "../src/Banner.js"
 import { hasAnsi, linesOf, runCli } from "./CliProcess.js"
@@ -9,13 +11,14 @@ import { startServer } from "./ServerProcess.js"
 // A stack frame or a source location: `at fn (/path/File.ts:12:3)`, `/packages/core/src/…`.
 const internals = /\bat .*:\d+:\d+|\/(src|packages|node_modules)\/|_tag/
 
+const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
 let dataDir = ""
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "payrail-cli-output-"))
 })
 afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
-describe("payrail CLI output, piped", () => {
+describe("payrail CLI output", () => {
   it("reports a missing option in one readable line with the command's usage, and exits non-zero", async () => {
     const result = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platform", "create")
     expect(result.code).toBe(1)
@@ -42,6 +45,23 @@ describe("payrail CLI output, piped", () => {
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("USAGE")
     expect(hasAnsi(help.stdout)).toBe(false)
+  }, 60_000)
+
+  it("keeps colours for a terminal, and drops them there too with NO_COLOR", async () => {
+    // util-linux's script(1) runs the CLI on a pseudo-terminal, as a person's shell would.
+    const onTerminal = (env: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(
+          "script",
+          ["-qec", `${env} "${process.execPath}" --import tsx "${bin}" --help`, "/dev/null"],
+          { env: { ...process.env, PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir } },
+          (error, stdout) => (error === null ? resolve(stdout) : reject(error))
+        )
+      )
+    expect(hasAnsi(await onTerminal(""))).toBe(true)
+    const noColor = await onTerminal("NO_COLOR=1")
+    expect(noColor).toContain("USAGE")
+    expect(hasAnsi(noColor)).toBe(false)
   }, 60_000)
 
   it("reports a failed command in one line, without stack or source paths, logging the cause only at debug", async () => {
