@@ -12,7 +12,8 @@ export interface CliResult {
 
 /**
  * Runs `payrail <args>` as a user would from a shell whose output is piped (not a terminal), in an environment
- * of `env` over this process's, without `DATABASE_URL` unless `env` sets it. Never throws on a non-zero exit.
+ * of `env` over this process's, without `DATABASE_URL` unless `env` sets it. Never throws on a non-zero exit; a
+ * command still running after two minutes (a server that should have been refused) gets SIGTERM.
  */
 export const runCli = (env: Record<string, string>, ...args: Array<string>): Promise<CliResult> => {
   const { DATABASE_URL: _unused, NO_COLOR: _noColor, ...inherited } = process.env
@@ -20,7 +21,7 @@ export const runCli = (env: Record<string, string>, ...args: Array<string>): Pro
     execFile(
       process.execPath,
       ["--import", "tsx", bin, ...args],
-      { env: { ...inherited, LOG_LEVEL: "warning", ...env } },
+      { env: { ...inherited, LOG_LEVEL: "warning", ...env }, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
         resolve({ code, stdout, stderr })

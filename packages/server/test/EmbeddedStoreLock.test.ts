@@ -3,11 +3,27 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { hasAnsi, linesOf, runCli } from "./CliProcess.js"
-import { freePort, startServer } from "./ServerProcess.js"
+import { freePort, type RunningServer, startServer } from "./ServerProcess.js"
 
 const api = "/2025-10-13"
 const directories: Array<string> = []
-afterAll(() => Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true }))))
+// Servers still running when a test ends early (a failed expectation) are stopped afterwards.
+const running = new Set<RunningServer>()
+afterAll(async () => {
+  await Promise.all([...running].map((server) => server.stop()))
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })))
+})
+
+const start = async (env: Record<string, string>) => {
+  const server = await startServer(env)
+  running.add(server)
+  return server
+}
+
+const stop = (server: RunningServer) => {
+  running.delete(server)
+  return server.stop()
+}
 
 const basic = (clientId: string, clientSecret: string) =>
   `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`
@@ -37,7 +53,7 @@ describe("the embedded store is opened by one process at a time", () => {
 
     const holder = async () => JSON.parse(await readFile(lockFile, "utf8")) as { pid: number; command: string }
 
-    const first = await startServer(env)
+    const first = await start(env)
     const { command, pid } = await holder()
     expect(command).toBe("payrail serve")
 
@@ -46,7 +62,7 @@ describe("the embedded store is opened by one process at a time", () => {
     const second = await runCli({ ...env, PORT: String(await freePort()) }, "serve")
     expect(second.code).not.toBe(0)
     expect(linesOf(second.stderr)).toEqual([expect.stringContaining("a server is already running on this data directory")])
-    expect(await first.stop()).toBe(0)
+    expect(await stop(first)).toBe(0)
     expect(await exists(lockFile)).toBe(false)
 
     // Stopped: the CLI works, and what it made is there and usable once the server runs again.
@@ -61,7 +77,7 @@ describe("the embedded store is opened by one process at a time", () => {
     const clientId = /client id\s+(\S+)/.exec(token.stdout)?.[1] ?? ""
     const clientSecret = /client secret\s+(\S+)/.exec(token.stdout)?.[1] ?? ""
 
-    const restarted = await startServer(env)
+    const restarted = await start(env)
     const restartedPid = (await holder()).pid
     let customerId = ""
     try {
@@ -82,11 +98,11 @@ describe("the embedded store is opened by one process at a time", () => {
     } finally {
       // A crash: no finalizer runs and the lock stays behind, naming a process that no longer exists.
       process.kill(restartedPid, "SIGKILL")
-      await restarted.stop()
+      await stop(restarted)
     }
     expect(await exists(lockFile)).toBe(true)
 
-    const afterCrash = await startServer(env)
+    const afterCrash = await start(env)
     try {
       expect((await holder()).pid).not.toBe(restartedPid)
       const read = await fetch(`${afterCrash.baseUrl}${api}/customers/${customerId}`, {
@@ -94,7 +110,7 @@ describe("the embedded store is opened by one process at a time", () => {
       })
       expect(read.status).toBe(200)
     } finally {
-      expect(await afterCrash.stop()).toBe(0)
+      expect(await stop(afterCrash)).toBe(0)
     }
   }, 600_000)
 })
