@@ -8,13 +8,13 @@ import path from "node:path"
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const benchDir = path.join(root, "bench")
 const wanted = process.argv.slice(2)
-const names = readdirSync(benchDir, { withFileTypes: true })
+const available = readdirSync(benchDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(benchDir, entry.name, "run.ts")))
   .map((entry) => entry.name)
-  .filter((name) => wanted.length === 0 || wanted.includes(name))
-const unknown = wanted.filter((name) => !names.includes(name))
+const names = available.filter((name) => wanted.length === 0 || wanted.includes(name))
+const unknown = wanted.filter((name) => !available.includes(name))
 if (unknown.length > 0) {
-  console.error(`no benchmark named ${unknown.join(", ")}; available: ${names.join(", ") || "none"}`)
+  console.error(`no benchmark named ${unknown.join(", ")}; available: ${available.join(", ") || "none"}`)
   process.exit(2)
 }
 for (const name of names) {

@@ -1,5 +1,7 @@
 // Runs a root task on a fresh machine: makes sure pnpm (through corepack) and the locked dependencies are present,
-// then hands over to the task. `npm start` / `npm test` and `pnpm start` / `pnpm test` all come through here.
+// then hands over to the task with the arguments that follow its name. Every root script comes through here, so each
+// command the README documents works as `npm run <task>` (or `npm start` / `npm test`) with nothing but Node
+// installed, and as `corepack pnpm <task>` or `pnpm <task>` where pnpm is available.
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -7,9 +9,16 @@ import path from "node:path"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const [task, ...rest] = process.argv.slice(2)
+const node = (...args) => [process.execPath, args]
 const tasks = {
-  start: [process.execPath, ["--import", "tsx", "packages/server/src/bin.ts", "serve"]],
-  test: [process.execPath, [path.join("node_modules", "vitest", "vitest.mjs"), "run"]]
+  start: node("--import", "tsx", "packages/server/src/bin.ts", "serve"),
+  test: node(path.join("node_modules", "vitest", "vitest.mjs"), "run"),
+  typecheck: node(path.join("node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.json"),
+  build: node(path.join("node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.json"),
+  lint: node(path.join("scripts", "lint.mjs")),
+  bench: node(path.join("scripts", "bench.mjs")),
+  payrail: node("--import", "tsx", "packages/server/src/bin.ts"),
+  changeset: node(path.join("node_modules", "@changesets", "cli", "bin.js"))
 }
 if (!(task in tasks)) {
   console.error(`unknown task ${task}; expected one of ${Object.keys(tasks).join(", ")}`)
@@ -20,11 +29,16 @@ if (!(task in tasks)) {
 // so that check is switched off for this download (pnpm itself still comes from the npm registry).
 const env = { ...process.env, COREPACK_INTEGRITY_KEYS: "0", COREPACK_ENABLE_DOWNLOAD_PROMPT: "0" }
 const installed = existsSync(path.join(root, "node_modules", ".modules.yaml"))
+// The installer reports on stderr, so a task's stdout (a platform id, a token) stays its own.
 const install = spawnSync(
   "corepack",
   ["pnpm", "install", "--frozen-lockfile", ...(installed ? ["--prefer-offline", "--reporter=silent"] : [])],
-  { cwd: root, env, stdio: "inherit" }
+  { cwd: root, env, stdio: ["inherit", 2, 2] }
 )
+if (install.error !== undefined) {
+  console.error(`could not run corepack (${install.error.message}); it ships with Node 20, see README`)
+  process.exit(1)
+}
 if (install.status !== 0) process.exit(install.status ?? 1)
 
 const [command, args] = tasks[task]

@@ -6,13 +6,20 @@ import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import type { ServerConfig } from "./ServerConfig.js"
 
-/** The storage adapter the configuration names; migrations run before the layer is ready. */
-export const storage = (settings: ServerConfig): Layer.Layer<Storage.Services, Errors.StoreFailure> => {
+/**
+ * The storage adapter the configuration names; migrations run before the layer is ready. `owner` says what this
+ * process is (`payrail serve`): the embedded store's data directory is locked in its name, so another process that
+ * finds it in use can say who holds it.
+ */
+export const storage = (
+  settings: ServerConfig,
+  owner = "payrail"
+): Layer.Layer<Storage.Services, Errors.StoreFailure> => {
   switch (settings.storage) {
     case "memory":
       return StorageMemory.layer
     case "pglite":
-      return StoragePostgres.layerPglite({ dataDir: path.resolve(settings.dataDir, "pglite") })
+      return StoragePostgres.layerPglite({ dataDir: path.resolve(settings.dataDir, "pglite"), owner })
     case "postgres":
       return Option.match(settings.databaseUrl, {
         onNone: () => Layer.fail(Errors.StoreFailure.of("PAYRAIL_STORAGE=postgres needs DATABASE_URL")),
@@ -33,11 +40,17 @@ export const describeStorage = (settings: ServerConfig): string => {
   }
 }
 
-/** The domain on the configured storage, with the sandbox providers and secure ids. */
-export const make = (settings: ServerConfig): Layer.Layer<Domain.Services | Storage.Services, Errors.StoreFailure> =>
+/**
+ * The domain on the configured storage, with the sandbox providers and secure ids. A failure to open the store is
+ * logged with its full cause at DEBUG level only: the caller reports it to people in one line.
+ */
+export const make = (
+  settings: ServerConfig,
+  owner = "payrail"
+): Layer.Layer<Domain.Services | Storage.Services, Errors.StoreFailure> =>
   Domain.layer.pipe(
-    Layer.provideMerge(storage(settings)),
+    Layer.provideMerge(storage(settings, owner)),
     Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer),
-    Layer.tapErrorCause((cause) => Effect.logError("could not open storage", cause))
+    Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause))
   )

@@ -1,25 +1,25 @@
-import { Command, Options } from "@effect/cli"
+import { Command, Options, type Usage } from "@effect/cli"
 import { Console, Effect, Layer, Redacted } from "effect"
 import { ApiToken, Platform, Platforms } from "@payrail/core"
 import * as AppLayer from "./AppLayer.js"
-import * as Logging from "./Logging.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
 
-/** Runs `effect` with the configured domain and logging; the store is opened (and migrated) first. */
-const withDomain = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(config, (settings) =>
-    effect.pipe(Effect.provide(AppLayer.make(settings)), Effect.provide(Logging.layer(settings)))
-  )
+/**
+ * Runs `effect` with the configured domain; the store is opened (and migrated) first. `owner` names the command in
+ * the embedded store's lock, so that a process finding the store in use can say which command holds it.
+ */
+const withDomain =
+  (owner: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(config, (settings) => effect.pipe(Effect.provide(AppLayer.make(settings, owner))))
 
 const serve = Command.make("serve", {}, () =>
-  Effect.flatMap(config, (settings) =>
-    Layer.launch(Serve.layer(settings)).pipe(Effect.provide(Logging.layer(settings)))
-  )
+  Effect.flatMap(config, (settings) => Layer.launch(Serve.layer(settings)))
 ).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
 
 const migrate = Command.make("migrate", {}, () =>
-  withDomain(Effect.logInfo("the store is migrated to the latest schema"))
+  withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))
 ).pipe(Command.withDescription("Create or upgrade the database schema, then exit"))
 
 const platformCreate = Command.make(
@@ -29,7 +29,7 @@ const platformCreate = Command.make(
     environment: Options.choice("environment", ["SANDBOX", "PRODUCTION"] as const).pipe(Options.withDefault("SANDBOX" as const))
   },
   ({ environment, name }) =>
-    withDomain(
+    withDomain("payrail platform create")(
       Effect.gen(function* () {
         const platform = yield* (yield* Platforms.Platforms).create({ name, environment })
         yield* Console.log(platform.id)
@@ -38,7 +38,7 @@ const platformCreate = Command.make(
 ).pipe(Command.withDescription("Create a platform and print its id"))
 
 const platformList = Command.make("list", {}, () =>
-  withDomain(
+  withDomain("payrail platform list")(
     Effect.gen(function* () {
       for (const platform of yield* (yield* Platforms.Platforms).list) {
         yield* Console.log(`${platform.id}\t${platform.environment}\t${platform.name}`)
@@ -58,7 +58,7 @@ const tokenCreate = Command.make(
     )
   },
   ({ name, permissions, platformId }) =>
-    withDomain(
+    withDomain("payrail token create")(
       Effect.gen(function* () {
         const issued = yield* (yield* Platforms.Platforms).issueToken({
           platformId,
@@ -79,3 +79,15 @@ const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate]))
 export const command = Command.make("payrail").pipe(Command.withSubcommands([serve, migrate, platform, token]))
 
 export const run = Command.run(command, { name: "payrail", version: "0.0.0" })
+
+/** What running the command line needs from its platform: files, paths and a terminal (`NodeContext.layer`). */
+export type Environment = Effect.Effect.Context<ReturnType<typeof run>>
+
+/** Each command's usage, by the words that name it after `payrail`: the hint shown with a usage error. */
+export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; readonly usage: Usage.Usage }> = [
+  { words: ["serve"], usage: Command.getUsage(serve) },
+  { words: ["migrate"], usage: Command.getUsage(migrate) },
+  { words: ["platform", "create"], usage: Command.getUsage(platformCreate) },
+  { words: ["platform", "list"], usage: Command.getUsage(platformList) },
+  { words: ["token", "create"], usage: Command.getUsage(tokenCreate) }
+]

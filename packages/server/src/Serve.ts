@@ -1,10 +1,11 @@
-import { HttpApiBuilder, HttpMiddleware, type HttpServerError } from "@effect/platform"
+import { HttpApiBuilder, type HttpServerError } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
 import type { Errors } from "@payrail/core"
 import { createServer } from "node:http"
 import { PayrailHttp } from "@payrail/http"
+import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
 import * as Banner from "./Banner.js"
 import * as Bootstrap from "./Bootstrap.js"
@@ -21,10 +22,10 @@ export const layer = (
   InFlight.InFlight,
   Errors.StoreFailure | Errors.PlatformNotFound | HttpServerError.ServeError | PlatformError | ParseResult.ParseError
 > => {
-  const app = AppLayer.make(settings)
+  const app = AppLayer.make(settings, "payrail serve")
   const http = Layer.unwrapEffect(
     Effect.map(InFlight.InFlight, (counter) =>
-      HttpApiBuilder.serve((httpApp) => HttpMiddleware.logger(InFlight.track(counter)(httpApp)))
+      HttpApiBuilder.serve((httpApp) => AccessLog.middleware(InFlight.track(counter)(httpApp)))
     )
   ).pipe(
     Layer.provide(PayrailHttp.layer),

@@ -17,28 +17,25 @@ export interface ServerConfig {
   readonly shutdownTimeoutSeconds: number
 }
 
-const logLevels: Record<string, LogLevel.LogLevel> = {
-  all: LogLevel.All,
-  trace: LogLevel.Trace,
-  debug: LogLevel.Debug,
-  info: LogLevel.Info,
-  warn: LogLevel.Warning,
-  warning: LogLevel.Warning,
-  error: LogLevel.Error,
-  fatal: LogLevel.Fatal,
-  off: LogLevel.None,
-  none: LogLevel.None
-}
+// `warning` and `none` are the names the configuration table documented before `Config.logLevel` was used.
+const aliases: Record<string, LogLevel.LogLevel> = { warning: LogLevel.Warning, none: LogLevel.None }
 
-/** A log level by name, in any case (`info`, `Warning`, `ERROR`). */
-const logLevel = (name: string) =>
-  Config.string(name).pipe(
-    Config.mapOrFail((value) => {
-      const level = logLevels[value.toLowerCase()]
-      return level === undefined
-        ? Either.left(ConfigError.InvalidData([name], `must be one of ${Object.keys(logLevels).join(", ")}`))
-        : Either.right(level)
-    })
+/**
+ * A log level by name, in any case: Effect's labels (`all`, `trace`, `debug`, `info`, `warn`, `error`, `fatal`,
+ * `off`) through `Config.logLevel`, or the aliases `warning` and `none`.
+ */
+const logLevel = (name: string): Config.Config<LogLevel.LogLevel> =>
+  Config.logLevel(name).pipe(
+    Config.orElse(() =>
+      Config.string(name).pipe(
+        Config.mapOrFail((value) => {
+          const alias = aliases[value.toLowerCase()]
+          return alias === undefined
+            ? Either.left(ConfigError.InvalidData([], "use all, trace, debug, info, warn, error, fatal or off"))
+            : Either.right(alias)
+        })
+      )
+    )
   )
 
 const storageKind = Config.literal("postgres", "pglite", "memory")("PAYRAIL_STORAGE")

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
-import * as Cli from "./Cli.js"
+import * as Main from "./Main.js"
 
-// runMain interrupts the program on SIGINT/SIGTERM, which releases every layer: the graceful shutdown.
-Cli.run(process.argv).pipe(Effect.provide(NodeContext.layer), NodeRuntime.runMain({ disableErrorReporting: false }))
+// runMain interrupts the program on SIGINT/SIGTERM, which releases every layer: the graceful shutdown. Main reports
+// failures and installs its own logger, so runMain does neither.
+Main.main(process.argv).pipe(
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true, teardown: Main.teardown })
+)

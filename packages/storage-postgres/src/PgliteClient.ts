@@ -6,6 +6,10 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
 import { Effect, Layer, type Scope, Stream } from "effect"
+import * as PgliteLock from "./PgliteLock.js"
+
+/** The lock failures opening a `dataDir` can fail with (as the `cause` of the `SqlError`). */
+export { DataDirectoryInUse, LockFailure } from "./PgliteLock.js"
 
 /** Where the embedded database lives. */
 export interface Options {
@@ -19,6 +23,11 @@ export interface Options {
    * not exist yet: in memory, or a `dataDir` that is still empty.
    */
   readonly loadDataDir?: Blob
+  /**
+   * What this process is (`payrail serve`, `payrail platform create`), recorded in the data directory's lock so that
+   * a process finding the directory in use can say who holds it. Defaults to the process's command line.
+   */
+  readonly owner?: string
 }
 
 type Row = Record<string, unknown>
@@ -56,6 +65,18 @@ const makeConnection = (db: PGlite): Connection => {
   }
 }
 
+const isDirectory = (dataDir: string | undefined): dataDir is string =>
+  dataDir !== undefined && !dataDir.includes("://")
+
+// Two PGlite instances on one directory (two processes, or two layers of one process) overwrite each other's
+// files: the data directory is locked first, and the lock failure travels as the SqlError's cause.
+const lock = (options: Options): Effect.Effect<void, SqlError, Scope.Scope> =>
+  isDirectory(options.dataDir)
+    ? PgliteLock.acquire(options.dataDir, options.owner ?? process.argv.slice(1).join(" ")).pipe(
+        Effect.mapError((cause) => new SqlError({ cause, message: cause.message }))
+      )
+    : Effect.void
+
 const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
   const { dataDir, loadDataDir } = options
   const pgliteOptions: PGliteOptions = {
@@ -65,7 +86,7 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
   return Effect.tryPromise({
     try: async () => {
       // PGlite creates the data directory but not its parents; URLs such as `memory://` are not directories.
-      if (dataDir !== undefined && !dataDir.includes("://")) await mkdir(dataDir, { recursive: true })
+      if (isDirectory(dataDir)) await mkdir(dataDir, { recursive: true })
       return PGlite.create(pgliteOptions)
     },
     catch: failure("Failed to open PGlite")
@@ -81,9 +102,14 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
  * statements wait until it commits or rolls back, so units of work are serializable. A statement inside a unit of
  * work must run on a fiber that inherits its context (any fiber forked inside it does). Statement failures are
  * `SqlError`s whose `cause` is PGlite's `DatabaseError`, carrying the SQLSTATE in `code` as `pg` does.
+ *
+ * A `dataDir` is opened by one holder at a time: while another live process (or another layer of this one) has it
+ * open, opening fails with a `SqlError` whose `cause` is a `PgliteLock.DataDirectoryInUse` naming that process. The
+ * lock is released after the database is closed.
  */
 export const make = (options: Options): Effect.Effect<SqlClient.SqlClient, SqlError, Reactivity.Reactivity | Scope.Scope> =>
   Effect.gen(function* () {
+    yield* lock(options)
     const db = yield* Effect.acquireRelease(open(options), (db) =>
       Effect.tryPromise(() => db.close()).pipe(Effect.ignoreLogged)
     )

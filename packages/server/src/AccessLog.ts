@@ -1,0 +1,29 @@
+import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Clock, Context, Effect, Exit, FiberRef, LogLevel } from "effect"
+
+/** `GET /2025-10-13/customers 200 3.1ms`: the access line of one request, without its query string. */
+export const line = (method: string, url: string, status: number, durationMillis: number): string => {
+  const query = url.indexOf("?")
+  return `${method} ${query === -1 ? url : url.slice(0, query)} ${status} ${durationMillis.toFixed(1)}ms`
+}
+
+/**
+ * HTTP middleware that logs one line per request at DEBUG level when the request ends: method, path (never the
+ * query string, headers or bodies), status and duration in milliseconds. When DEBUG is below the minimum log level
+ * it adds nothing to the request, not even a clock read.
+ */
+export const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    if (LogLevel.lessThan(LogLevel.Debug, fiber.getFiberRef(FiberRef.currentMinimumLogLevel))) return app
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    return Effect.flatMap(Clock.currentTimeNanos, (startedAt) =>
+      Effect.onExit(app, (exit) =>
+        Effect.flatMap(Clock.currentTimeNanos, (endedAt) => {
+          const status = Exit.isSuccess(exit)
+            ? exit.value.status
+            : HttpServerError.causeResponseStripped(exit.cause)[0].status
+          return Effect.logDebug(line(request.method, request.url, status, Number(endedAt - startedAt) / 1e6))
+        })
+      )
+    )
+  })
