@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
 import { Authentication } from "./Authentication.js"
@@ -33,12 +33,13 @@ export const CustomerListParams = reportFieldErrors(
 )
 
 /*
- * HttpApi caches response encoders by union member, across endpoints; the created customer is answered with 201,
- * so it gets member schemas of its own, or every customer response would become a 201.
+ * The created customer is answered with 201. The status sits on each union member: HttpApi caches response
+ * encoders by member schema across endpoints (so the members are copies of their own, or every customer response
+ * would become a 201), and its OpenAPI generator and typed client read the status per member, not from the union.
  */
 const CreatedCustomer = Schema.Union(
-  Customer.IndividualCustomer.annotations({}),
-  Customer.BusinessCustomer.annotations({})
+  Customer.IndividualCustomer.annotations(HttpApiSchema.annotations<Customer.IndividualCustomer>({ status: 201 })),
+  Customer.BusinessCustomer.annotations(HttpApiSchema.annotations<Customer.BusinessCustomer>({ status: 201 }))
 )
 
 /** Customers: create, read, list and update individuals and businesses of the caller's platform. */
@@ -46,7 +47,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.post("create", "/customers")
       .setPayload(reportFieldErrors(CustomerRequest.CreateCustomerRequest))
-      .addSuccess(CreatedCustomer, { status: 201 })
+      .addSuccess(CreatedCustomer)
       .addError(PlatformCustomerIdTakenBody)
       .annotate(OpenApi.Summary, "Create a customer")
   )
