@@ -136,7 +136,8 @@ describe("authentication and permissions", () => {
       const response = await api.request(`${base}/customers`, { auth })
       expect(response.status).toBe(401)
       expect(response.headers.get("www-authenticate")).toContain("Basic")
-      expect(await response.json()).toEqual({ code: "UNAUTHORIZED", reason: expect.any(String) })
+      const body = await response.json()
+      expect(body).toEqual({ status: 401, code: "UNAUTHORIZED", message: body.reason, reason: expect.any(String) })
     }
   })
 

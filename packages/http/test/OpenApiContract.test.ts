@@ -73,10 +73,10 @@ describe("the OpenAPI contract check", () => {
   })
 
   it("holds requests no operation answers to the 404 and 405 every candidate documents", () => {
-    const missing = { code: "NOT_FOUND", reason: "No route for GET /nope" }
+    const missing = { status: 404, code: "NOT_FOUND", message: "No route for GET /nope", reason: "No route for GET /nope" }
     expect(violation(() => contract.verify(json("GET", "/nope", 200, { status: "ok" })))).toContain("no path template matches")
     expect(violation(() => contract.verify(json("GET", "/nope", 418, missing)))).toContain("status 418 is not documented")
-    expect(violation(() => contract.verify(json("GET", "/nope", 404, { code: "USER_NOT_FOUND", reason: "x" })))).toContain(
+    expect(violation(() => contract.verify(json("GET", "/nope", 404, { ...missing, code: "USER_NOT_FOUND" })))).toContain(
       'at /code: must be equal to one of the allowed values {"allowedValues":["NOT_FOUND"]}'
     )
     contract.verify(json("GET", "/nope", 404, missing))
@@ -85,7 +85,13 @@ describe("the OpenAPI contract check", () => {
     expect(wrongMethod).toContain("none for DELETE; the path is /2025-10-13/customers/{customerId} (GET, PATCH)")
     expect(wrongMethod).toContain("status 200 is not an error, but no operation answers this request")
     contract.verify(
-      json("DELETE", path, 405, { code: "METHOD_NOT_ALLOWED", reason: "DELETE is not allowed here", details: { allowedMethods: ["GET", "PATCH"] } })
+      json("DELETE", path, 405, {
+        status: 405,
+        code: "METHOD_NOT_ALLOWED",
+        message: "DELETE is not allowed here",
+        reason: "DELETE is not allowed here",
+        details: { allowedMethods: ["GET", "PATCH"] }
+      })
     )
   })
 
