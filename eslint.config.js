@@ -34,9 +34,33 @@ export default tseslint.config(
     files: ["packages/core/src/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [
-        { group: ["node:*"], message: "core depends on effect only." },
-        { group: ["@effect/*", "!@effect/schema"], message: "core depends on effect only." },
-        { group: ["@payrail/*"], message: "core depends on nothing else in the workspace." }
+        { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@payrail/*", "!@payrail/account-formats"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." }
+      ] }]
+    }
+  },
+  {
+    // A bounded context reaches another only through its index.ts, never its modules or its internal/ folder.
+    files: ["packages/core/src/*/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@payrail/*", "!@payrail/account-formats"], message: "core depends on effect and @payrail/account-formats only." },
+        { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." },
+        { group: ["../*/*", "!../*/index.js"], message: "Import another bounded context through its index.ts." },
+        { group: ["../*/internal/*", "../../*"], message: "Import another bounded context through its index.ts." }
+      ] }]
+    }
+  },
+  {
+    files: ["packages/account-formats/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { group: ["node:*"], message: "account-formats runs in browsers and React Native: no node: modules." },
+        { group: ["@payrail/*", "@effect/*"], message: "account-formats depends on effect, @noble/hashes and @scure/base only." }
       ] }]
     }
   }

@@ -1,10 +1,7 @@
 import { Layer } from "effect"
-import * as Authentication from "./Authentication.js"
-import * as Customers from "./Customers.js"
-import * as ExternalAccounts from "./ExternalAccounts.js"
-import * as InternalAccounts from "./InternalAccounts.js"
-import * as Platforms from "./Platforms.js"
-import * as SandboxFunding from "./SandboxFunding.js"
+import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
+import { Customers } from "./customers/index.js"
+import { Authentication, Platforms } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -18,7 +15,8 @@ export type Services =
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
  * verification, wallet ownership: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and `Ids`, and the domain is
- * ready to embed.
+ * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
+ * provisioning ports that `Platforms` and `Customers` call inside their units of work.
  */
 export const layer = Layer.mergeAll(
   Authentication.layer,
@@ -26,4 +24,7 @@ export const layer = Layer.mergeAll(
   Platforms.layer,
   ExternalAccounts.layer,
   SandboxFunding.layer
-).pipe(Layer.provideMerge(InternalAccounts.layer))
+).pipe(
+  Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),
+  Layer.provideMerge(InternalAccounts.layer)
+)

@@ -1,21 +1,17 @@
-import type { ApiTokenRepo } from "./ApiTokenRepo.js"
-import type { AuthMethodRepo } from "./AuthMethodRepo.js"
-import type { CustomerRepo } from "./CustomerRepo.js"
-import type { ExternalAccountRepo } from "./ExternalAccountRepo.js"
-import type { InternalAccountRepo } from "./InternalAccountRepo.js"
-import type { Ledger } from "./Ledger.js"
-import type { Outbox } from "./Outbox.js"
-import type { PlatformRepo } from "./PlatformRepo.js"
-import type { Store } from "./Store.js"
+import type { ApiTokenRepo, PlatformRepo } from "./platforms/index.js"
+import type { AuthMethodRepo, ExternalAccountRepo, InternalAccountRepo } from "./accounts/index.js"
+import type { CustomerRepo } from "./customers/index.js"
+import type { Ledger } from "./ledger/index.js"
+import type { Outbox, Store } from "./kernel/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
-  | Store
-  | PlatformRepo
-  | ApiTokenRepo
-  | CustomerRepo
-  | Outbox
-  | Ledger
-  | InternalAccountRepo
-  | AuthMethodRepo
-  | ExternalAccountRepo
+  | Store.Store
+  | PlatformRepo.PlatformRepo
+  | ApiTokenRepo.ApiTokenRepo
+  | CustomerRepo.CustomerRepo
+  | Outbox.Outbox
+  | Ledger.Ledger
+  | InternalAccountRepo.InternalAccountRepo
+  | AuthMethodRepo.AuthMethodRepo
+  | ExternalAccountRepo.ExternalAccountRepo

@@ -25,7 +25,7 @@ export const layer: Layer.Layer<
         const account = yield* accounts.get(caller.platform, id)
         if (!belongsTo(account, owner)) {
           return yield* Effect.fail(
-            new Errors.ExternalAccountNotFound({ code: "NOT_FOUND", reason: "External account not found", details: { accountId: id } })
+            Errors.ExternalAccountNotFound.of(id)
           )
         }
         return { caller, account }

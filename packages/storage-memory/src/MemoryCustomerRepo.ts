@@ -36,11 +36,7 @@ export const layer = Layer.effect(
           state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
             const key = uniqueKey(platformId, customer.platformCustomerId)
             if (byPlatformCustomerId.has(key)) {
-              const taken = new Errors.PlatformCustomerIdTaken({
-                code: "CONFLICT",
-                reason: "A customer with this platformCustomerId already exists",
-                details: { platformCustomerId: customer.platformCustomerId }
-              })
+              const taken = Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
               return [Effect.fail(taken), () => {}] as const
             }
             const undoIndex = setEntry(byPlatformCustomerId, key, customer.id)

@@ -42,14 +42,8 @@ const movesOf = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Move> => {
   return Array.from(moves.values()).sort((a, b) => (a.accountId < b.accountId ? -1 : 1))
 }
 
-const invalid = (reason: string) => new Ledger.InvalidPosting({ code: "INVALID_INPUT", reason })
-const unknownAccount = (accountId: string) => invalid(`No ledger account ${accountId} of this platform in that currency`)
-const settled = (postingId: string) =>
-  new Ledger.ReservationSettled({
-    code: "CONFLICT",
-    reason: "The reservation is unknown or was already committed or released",
-    details: { postingId }
-  })
+const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
+const settled = (postingId: string) => Ledger.ReservationSettled.of(postingId)
 
 /**
  * `Ledger` in memory, with the semantics of the SQL adapter: the same checks in the same order, each call one
@@ -121,11 +115,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
           ? [Effect.succeed({ postingId: existing, applied: false }), nothing]
           : [
               Effect.fail(
-                new Ledger.IdempotencyKeyReused({
-                  code: "CONFLICT",
-                  reason: "The idempotency key was already used for a different posting",
-                  details: { idempotencyKey: posting.idempotencyKey }
-                })
+                Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
               ),
               nothing
             ]
@@ -133,11 +123,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       for (const move of movesOf(posting.entries)) {
         const row = accounts.get(move.accountId)
         if (row !== undefined && row.account.guarded && Ledger.available(balanceOf(row)) < move.debitsMinor) {
-          const short = new Ledger.InsufficientFunds({
-            code: "INSUFFICIENT_FUNDS",
-            reason: "The account's available balance does not cover the debit",
-            details: { accountId: move.accountId }
-          })
+          const short = Ledger.InsufficientFunds.of(move.accountId)
           return [Effect.fail(short), nothing]
         }
       }
@@ -169,7 +155,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
   const known = (platformId: Platform.PlatformId, accountId: string) =>
     Effect.suspend(() => {
       const row = accountOf(platformId, accountId)
-      return row === undefined ? Effect.fail(invalid(`No ledger account ${accountId} on this platform`)) : Effect.succeed(row)
+      return row === undefined ? Effect.fail(unknownAccount(accountId)) : Effect.succeed(row)
     })
 
   const reconciled = (row: AccountRow): Ledger.Balance => {
@@ -197,7 +183,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
             }
             const same =
               existing.platformId === valid.platformId && existing.currency === valid.currency && existing.guarded === valid.guarded
-            return [same ? Effect.void : Effect.fail(invalid(`Account ${valid.id} exists with another spec`)), nothing]
+            return [same ? Effect.void : Effect.fail(Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })), nothing]
           })
         )
       ),

@@ -20,12 +20,6 @@ const decodeStored = Schema.decodeUnknown(
 )
 const decodeCount = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NonNegativeInt })))
 
-const taken = (platformCustomerId: string) =>
-  new Errors.PlatformCustomerIdTaken({
-    code: "CONFLICT",
-    reason: "Another customer of the platform already has this platformCustomerId",
-    details: { platformCustomerId }
-  })
 
 const initialVersion = 1
 
@@ -82,7 +76,7 @@ export const make: Effect.Effect<Context.Tag.Service<CustomerRepo.CustomerRepo>,
             Effect.catchAll((error: SqlError) =>
               Effect.fail(
                 isUniqueViolation(error, customersPlatformCustomerIdKey)
-                  ? taken(customer.platformCustomerId)
+                  ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
                   : Errors.StoreFailure.wrap("customers.insert")(error)
               )
             )

@@ -36,8 +36,7 @@ const decodeDerived = Schema.decodeUnknown(Schema.Tuple(Schema.Struct(Amounts)))
 const decodeTotals = Schema.decodeUnknown(Schema.Array(Schema.Struct({ currency: Schema.String, total: Schema.BigInt })))
 const decodeSettled = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ settled: Schema.Boolean })))
 
-const invalid = (reason: string) => new Ledger.InvalidPosting({ code: "INVALID_INPUT", reason })
-const unknownAccount = (accountId: string) => invalid(`No ledger account ${accountId} on this platform`)
+const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
 const storeFailureUnless =
   (operation: string) =>
   <E>(error: E): Ledger.InvalidPosting | Errors.StoreFailure =>
@@ -89,11 +88,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           settled
             ? Effect.void
             : Effect.fail(
-                new Ledger.ReservationSettled({
-                  code: "CONFLICT",
-                  reason: "The reservation is unknown or was already committed or released",
-                  details: { postingId }
-                })
+                Ledger.ReservationSettled.of(postingId)
               )
         )
       )
@@ -106,21 +101,14 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
             ? Effect.fail(Errors.StoreFailure.of("ledger.post: no posting id"))
             : Effect.succeed({ postingId: row.posting_id, applied: row.outcome === "applied" })
         case "key_reused":
-          return new Ledger.IdempotencyKeyReused({
-            code: "CONFLICT",
-            reason: "The idempotency key was already used for a different posting",
-            details: { idempotencyKey: posting.idempotencyKey }
-          })
+          return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
         case "insufficient":
-          return new Ledger.InsufficientFunds({
-            code: "INSUFFICIENT_FUNDS",
-            reason: "The account's available balance does not cover the debit",
-            details: { accountId: row.detail ?? "" }
-          })
+          return Ledger.InsufficientFunds.of(row.detail ?? "")
         case "unknown_account":
-          return unknownAccount(`${row.detail ?? ""} in that currency`)
+          return unknownAccount(row.detail ?? "")
         case "invalid":
-          return invalid(row.detail ?? "The posting is invalid")
+          // The SQL function re-checks what `Ledger.validatePosting` checked first; these only guard direct SQL callers.
+          return Ledger.InvalidPosting.of(row.detail?.includes("sum") ? "entries_must_sum_to_zero" : "status_invalid")
       }
     }
 
@@ -167,7 +155,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
             existing.platform_id === valid.platformId &&
             existing.currency === valid.currency &&
             existing.guarded === valid.guarded
-          if (!same) return yield* invalid(`Account ${valid.id} exists with another spec`)
+          if (!same) return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
         }),
 
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),

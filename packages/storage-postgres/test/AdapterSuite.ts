@@ -62,8 +62,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         const duplicate = yield* Effect.flip(
           repo.insert(owner, Fixtures.individual({ platformCustomerId: "pc-1" }), Fixtures.noIdentifier)
         )
-        expect(duplicate).toBeInstanceOf(Errors.PlatformCustomerIdTaken)
-        expect(duplicate._tag === "PlatformCustomerIdTaken" && duplicate.details).toEqual({ platformCustomerId: "pc-1" })
+        expect(duplicate).toEqual(Errors.PlatformCustomerIdTaken.of("pc-1"))
       }))
 
     it.effect("reports other unique violations as StoreFailure that keeps the SQLSTATE in its cause", () =>

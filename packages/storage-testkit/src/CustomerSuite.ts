@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { CustomerRepo, Page } from "@payrail/core"
+import { CustomerErrors, CustomerRepo, Page } from "@payrail/core"
 import * as Fixtures from "./Fixtures.js"
 import type { Methods } from "./Methods.js"
 
@@ -40,7 +40,7 @@ export const register = (it: Methods) => {
       const duplicate = yield* Effect.either(
         repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
       )
-      expect(Either.isLeft(duplicate) && duplicate.left._tag).toBe("PlatformCustomerIdTaken")
+      expect(duplicate).toEqual(Either.left(CustomerErrors.PlatformCustomerIdTaken.of("shared-id")))
       yield* repo.insert(other.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
       const page = yield* repo.list(platform.id, { platformCustomerId: "shared-id" }, firstPage(10))
       expect(page.totalCount).toBe(1)

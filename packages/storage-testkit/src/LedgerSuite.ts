@@ -20,14 +20,20 @@ export const register = (it: Methods) => {
       yield* ledger.openAccount(account)
       yield* ledger.openAccount(account)
       for (const conflicting of [{ ...account, guarded: false }, { ...account, currency: "EUR" }, { ...account, platformId: other.id }]) {
-        expect((yield* Effect.flip(ledger.openAccount(conflicting)))._tag).toBe("InvalidPosting")
+        expect(yield* Effect.flip(ledger.openAccount(conflicting))).toEqual(
+          Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
+        )
       }
       for (const bad of [{ ...account, id: "" }, { ...account, id: "a\u0000b" }, { ...account, currency: "XXX" }]) {
         expect((yield* Effect.flip(ledger.openAccount(bad)))._tag).toBe("InvalidPosting")
       }
       expect(yield* amounts(platform.id, account.id)).toEqual([0n, 0n, 0n])
-      expect((yield* Effect.flip(ledger.balance(other.id, account.id)))._tag).toBe("InvalidPosting")
-      expect((yield* Effect.flip(ledger.balance(platform.id, "InternalAccount:unknown")))._tag).toBe("InvalidPosting")
+      expect(yield* Effect.flip(ledger.balance(other.id, account.id))).toEqual(
+        Ledger.InvalidPosting.of("account_not_found", { accountId: account.id })
+      )
+      expect(yield* Effect.flip(ledger.balance(platform.id, "InternalAccount:unknown"))).toEqual(
+        Ledger.InvalidPosting.of("account_not_found", { accountId: "InternalAccount:unknown" })
+      )
     }))
 
   it.effect("moves money between guarded accounts; system accounts go below zero; every currency sums to zero", () =>
@@ -102,7 +108,8 @@ export const register = (it: Methods) => {
       const tooMuch = movement(platformId, alice, bob, 101n)
       const refused = yield* Effect.flip(ledger.post(tooMuch))
       expect(refused).toBeInstanceOf(Ledger.InsufficientFunds)
-      expect(refused._tag === "InsufficientFunds" && refused.details).toEqual({ accountId: alice })
+      // Every adapter refuses with the same code, reason and rule.
+      expect(refused).toEqual(Ledger.InsufficientFunds.of(alice))
       expect(yield* amounts(platformId, alice)).toEqual([100n, 0n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([0n, 0n, 0n])
       yield* fund(platformId, alice, 1n)
@@ -126,7 +133,7 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, bob)).toEqual([40n, 0n, 0n])
       for (const changed of [{ ...posting, description: "other" }, { ...posting, status: "pending" as const }, movement(platformId, alice, bob, 41n, { idempotencyKey: posting.idempotencyKey })]) {
         const reused = yield* Effect.flip(ledger.post(changed))
-        expect(reused._tag === "IdempotencyKeyReused" && reused.details).toEqual({ idempotencyKey: posting.idempotencyKey })
+        expect(reused).toEqual(Ledger.IdempotencyKeyReused.of(posting.idempotencyKey))
       }
       const sameKeyElsewhere = { ...LedgerFixtures.deposit(other.platformId, other.usd[0] ?? "", 5n), idempotencyKey: posting.idempotencyKey }
       expect((yield* ledger.post(sameKeyElsewhere)).applied).toBe(true)

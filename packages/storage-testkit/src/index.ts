@@ -1,3 +1,3 @@
 export * as Fixtures from "./Fixtures.js"
 export * as StorageConformance from "./StorageConformance.js"
-export * as AccountInfoExamples from "./AccountInfoExamples.js"
+export { AccountInfoExamples } from "@payrail/account-formats"

@@ -1,0 +1,18 @@
+import { Context, type Effect } from "effect"
+import type { AuthMethod } from "./AuthMethod.js"
+import type { InternalAccountId } from "./InternalAccount.js"
+import type { Platform } from "../platforms/index.js"
+import type { StoreFailure } from "../kernel/index.js"
+
+/** Storage of embedded-wallet credentials, scoped to one platform. */
+export class AuthMethodRepo extends Context.Tag("@payrail/core/AuthMethodRepo")<
+  AuthMethodRepo,
+  {
+    readonly insert: (platformId: Platform.PlatformId, method: AuthMethod) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /** The account's credentials, oldest first (not paginated: a handful per account). */
+    readonly listByAccount: (
+      platformId: Platform.PlatformId,
+      accountId: InternalAccountId
+    ) => Effect.Effect<ReadonlyArray<AuthMethod>, StoreFailure.StoreFailure>
+  }
+>() {}

@@ -1,0 +1,31 @@
+import { Context, type Effect, type Option } from "effect"
+import type { InternalAccount, InternalAccountId, InternalAccountType } from "./InternalAccount.js"
+import type { Customer } from "../customers/index.js"
+import type { Page, StoreFailure } from "../kernel/index.js"
+import type { Platform } from "../platforms/index.js"
+
+/** Filters of internal account lists. `owner` selects customer-owned, platform-owned or both. */
+export interface InternalAccountFilter {
+  readonly owner: "customers" | "platform"
+  readonly customerId?: Customer.CustomerId | undefined
+  readonly type?: InternalAccountType | undefined
+  readonly currency?: string | undefined
+}
+
+/** Storage of internal account records, scoped to one platform. Balances are the ledger's. */
+export class InternalAccountRepo extends Context.Tag("@payrail/core/InternalAccountRepo")<
+  InternalAccountRepo,
+  {
+    readonly insert: (platformId: Platform.PlatformId, account: InternalAccount) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly findById: (
+      platformId: Platform.PlatformId,
+      id: InternalAccountId
+    ) => Effect.Effect<Option.Option<InternalAccount>, StoreFailure.StoreFailure>
+    /** A newest-first keyset page of the platform's accounts matching `filter`, with the total count. */
+    readonly list: (
+      platformId: Platform.PlatformId,
+      filter: InternalAccountFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<InternalAccount>, StoreFailure.StoreFailure>
+  }
+>() {}

@@ -1,0 +1,134 @@
+import { Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import * as AccountPlan from "./AccountPlan.js"
+import { AuthMethod, AuthMethodId } from "./AuthMethod.js"
+import { AuthMethodRepo } from "./AuthMethodRepo.js"
+import { InternalAccountNotFound } from "./AccountErrors.js"
+import { InternalAccount, InternalAccountId, type InternalAccountView } from "./InternalAccount.js"
+import { type InternalAccountFilter, InternalAccountRepo } from "./InternalAccountRepo.js"
+import { Currency, Ids, Money, Page, ResourceId, type StoreFailure } from "../kernel/index.js"
+import type { Customer } from "../customers/index.js"
+import { Ledger, SystemAccounts } from "../ledger/index.js"
+import type { Platform } from "../platforms/index.js"
+
+/** Internal accounts: opening them for customers and platforms, and reading them with their ledger balances. */
+export class InternalAccounts extends Context.Tag("@payrail/core/InternalAccounts")<
+  InternalAccounts,
+  {
+    /**
+     * Opens the accounts a new customer gets (one per supported currency; an `EMBEDDED_WALLET` for the platform
+     * stablecoin, starting with one `EMAIL_OTP` credential tied to the customer's email when there is one). Call it
+     * inside the customer's unit of work, so the customer never exists without its accounts.
+     */
+    readonly openForCustomer: (
+      platform: Platform.Platform,
+      customer: Customer.Customer
+    ) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
+    /** Opens the platform's own accounts (one per supported currency); call it inside the platform's unit of work. */
+    readonly openForPlatform: (platform: Platform.Platform) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
+    readonly get: (
+      platform: Platform.Platform,
+      id: InternalAccountId
+    ) => Effect.Effect<InternalAccountView, InternalAccountNotFound | StoreFailure.StoreFailure>
+    readonly list: (
+      platform: Platform.Platform,
+      filter: InternalAccountFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<InternalAccountView>, StoreFailure.StoreFailure>
+  }
+>() {}
+
+const amountOf = (amountMinor: bigint, currencyCode: string): Money.CurrencyAmount => ({
+  amount: Money.toWire(amountMinor),
+  currency: Option.getOrThrowWith(Currency.find(currencyCode), () => new Error(`unknown currency ${currencyCode}`))
+})
+
+/** The API view of an account: its record with available and total balances from the ledger. */
+export const toView = (account: InternalAccount, balance: Ledger.Balance): InternalAccountView => ({
+  id: account.id,
+  ...(account.customerId === undefined ? {} : { customerId: account.customerId }),
+  type: account.type,
+  status: account.status,
+  balance: amountOf(Ledger.available(balance), account.currency),
+  totalBalance: amountOf(balance.postedMinor, account.currency),
+  fundingPaymentInstructions: [],
+  ...(account.privateEnabled === undefined ? {} : { privateEnabled: account.privateEnabled }),
+  createdAt: account.createdAt,
+  updatedAt: account.updatedAt
+})
+
+export const layer = Layer.effect(
+  InternalAccounts,
+  Effect.gen(function* () {
+    const repo = yield* InternalAccountRepo
+    const authMethods = yield* AuthMethodRepo
+    const ledger = yield* Ledger.Ledger
+    const ids = yield* Ids.Ids
+
+    // Ledger accounts of internal accounts are guarded: their available balance never goes below zero.
+    const open = (platform: Platform.Platform, owner: Customer.Customer | undefined) =>
+      Effect.gen(function* () {
+        const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
+        const planned = AccountPlan.plan(platform, owner === undefined ? "platform" : "customer")
+        return yield* Effect.forEach(planned, ({ currency, type }) =>
+          Effect.gen(function* () {
+            const account = new InternalAccount({
+              id: InternalAccountId.make(ResourceId.format("InternalAccount", yield* ids.uuid)),
+              ...(owner === undefined ? {} : { customerId: owner.id }),
+              type,
+              currency: currency as InternalAccount["currency"],
+              status: "ACTIVE",
+              ...(type === "EMBEDDED_WALLET" ? { privateEnabled: false } : {}),
+              createdAt: now,
+              updatedAt: now
+            })
+            yield* repo.insert(platform.id, account)
+            yield* ledger
+              .openAccount(SystemAccounts.guardedAccount(platform.id, account.id, currency))
+              .pipe(Effect.catchTag("InvalidPosting", Effect.die))
+            if (type === "EMBEDDED_WALLET" && owner?.email !== undefined) {
+              yield* authMethods.insert(
+                platform.id,
+                new AuthMethod({
+                  id: AuthMethodId.make(ResourceId.format("AuthMethod", yield* ids.uuid)),
+                  accountId: account.id,
+                  type: "EMAIL_OTP",
+                  nickname: owner.email,
+                  createdAt: now,
+                  updatedAt: now
+                })
+              )
+            }
+            return account
+          })
+        )
+      })
+
+    const view = (platform: Platform.Platform, account: InternalAccount) =>
+      ledger.balance(platform.id, account.id).pipe(
+        Effect.catchTag("InvalidPosting", Effect.die),
+        Effect.map((balance) => toView(account, balance))
+      )
+
+    return {
+      openForCustomer: (platform, customer) => open(platform, customer),
+      openForPlatform: (platform) => open(platform, undefined),
+      get: (platform, id) =>
+        Effect.flatMap(
+          repo.findById(platform.id, id),
+          Option.match({
+            onNone: (): Effect.Effect<InternalAccountView, InternalAccountNotFound | StoreFailure.StoreFailure> =>
+              Effect.fail(
+                InternalAccountNotFound.of(id)
+              ),
+            onSome: (account) => view(platform, account)
+          })
+        ),
+      list: (platform, filter, page) =>
+        Effect.gen(function* () {
+          const found = yield* repo.list(platform.id, filter, page)
+          const data = yield* Effect.forEach(found.data, (account) => view(platform, account))
+          return { ...found, data }
+        })
+    }
+  })
+)

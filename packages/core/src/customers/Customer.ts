@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { KybStatus, KycStatus } from "./VerificationStatus.js"
+import { CountryCode } from "@payrail/account-formats"
+import { ResourceId } from "../kernel/index.js"
+
+/** `Customer:<uuid>`. */
+export const CustomerId = ResourceId.make("Customer")
+export type CustomerId = typeof CustomerId.Type
+
+const common = {
+  platformCustomerId: Schema.String,
+  region: Schema.optional(CountryCode.CountryCode),
+  email: Schema.optional(Schema.String),
+  phoneNumber: Schema.optional(Schema.String),
+  createdAt: Schema.DateTimeUtc,
+  updatedAt: Schema.DateTimeUtc,
+  isDeleted: Schema.Boolean
+}
+
+/**
+ * An individual customer as the API returns it. The tax `identifier` is write-only: it is stored but never part
+ * of this record, so it cannot leak through responses, events or logs.
+ */
+export class IndividualCustomer extends Schema.Class<IndividualCustomer>("IndividualCustomer")({
+  id: CustomerId,
+  customerType: Schema.Literal("INDIVIDUAL"),
+  ...common,
+  kycStatus: KycStatus,
+  fullName: Schema.optional(Schema.String),
+  birthDate: Schema.optional(Schema.String),
+  nationality: Schema.optional(CountryCode.CountryCode),
+  address: Schema.optional(Address),
+  idType: Schema.optional(IdType)
+}) {}
+
+/** A business customer as the API returns it. */
+export class BusinessCustomer extends Schema.Class<BusinessCustomer>("BusinessCustomer")({
+  id: CustomerId,
+  customerType: Schema.Literal("BUSINESS"),
+  ...common,
+  kybStatus: KybStatus,
+  businessInfo: BusinessInfo,
+  address: Schema.optional(Address)
+}) {}
+
+/** A customer of a platform, individual or business. */
+export const Customer = Schema.Union(IndividualCustomer, BusinessCustomer)
+export type Customer = typeof Customer.Type

@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+
+/** No customer with this id on the caller's platform (customers of other platforms are indistinguishable). */
+export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("CustomerNotFound", {
+  code: Schema.tag("USER_NOT_FOUND"),
+  reason: Schema.String,
+  details: Schema.Struct({ customerId: Schema.String })
+}) {
+  static of(customerId: string): CustomerNotFound {
+    return new CustomerNotFound({ reason: "Customer not found", details: { customerId } })
+  }
+}
+
+/** Another customer of the platform already has this `platformCustomerId`. Code `CONFLICT` (409). */
+export class PlatformCustomerIdTaken extends Schema.TaggedError<PlatformCustomerIdTaken>()("PlatformCustomerIdTaken", {
+  code: Schema.tag("CONFLICT"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("platform_customer_id_unique"), platformCustomerId: Schema.String })
+}) {
+  static of(platformCustomerId: string): PlatformCustomerIdTaken {
+    return new PlatformCustomerIdTaken({
+      reason: "Another customer of this platform has this platformCustomerId",
+      details: { rule: "platform_customer_id_unique", platformCustomerId }
+    })
+  }
+}

@@ -1,0 +1,60 @@
+import { Context, type DateTime, type Effect, type Option } from "effect"
+import type { Customer, CustomerId } from "./Customer.js"
+import type { CustomerType } from "./CustomerFields.js"
+import { type PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import type { CountryCode } from "@payrail/account-formats"
+import type { Page, StoreFailure } from "../kernel/index.js"
+import type { Platform } from "../platforms/index.js"
+
+/** Filters of the customer list; bounds on timestamps are inclusive. */
+export interface CustomerFilter {
+  readonly platformCustomerId?: string | undefined
+  readonly customerType?: CustomerType | undefined
+  readonly region?: CountryCode.CountryCode | undefined
+  readonly email?: string | undefined
+  readonly createdAfter?: DateTime.Utc | undefined
+  readonly createdBefore?: DateTime.Utc | undefined
+  readonly updatedAfter?: DateTime.Utc | undefined
+  readonly updatedBefore?: DateTime.Utc | undefined
+}
+
+/** A stored customer with its write-only fields and its version for guarded updates. */
+export interface StoredCustomer {
+  readonly customer: Customer
+  /** The tax identifier: write-only, never returned by the API. */
+  readonly identifier: Option.Option<string>
+  /** Increases by one with every update; `update` only applies on the version it was read at. */
+  readonly version: number
+}
+
+/**
+ * Storage of customers, always scoped to one platform: a customer of another platform is never found.
+ * `platformCustomerId` is unique per platform, enforced by the store, so concurrent inserts with one value have
+ * exactly one winner and every other fails with `PlatformCustomerIdTaken`.
+ */
+export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
+  CustomerRepo,
+  {
+    readonly insert: (
+      platformId: Platform.PlatformId,
+      customer: Customer,
+      identifier: Option.Option<string>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    readonly findById: (platformId: Platform.PlatformId, id: CustomerId) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
+    /**
+     * Replaces the customer if it is still at `expectedVersion` (compare-and-set). Returns whether it applied;
+     * `false` means a concurrent update won and the caller should re-read.
+     */
+    readonly update: (
+      platformId: Platform.PlatformId,
+      next: StoredCustomer,
+      expectedVersion: number
+    ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
+    /** A newest-first page of the platform's customers matching `filter`, with the total matching count. */
+    readonly list: (
+      platformId: Platform.PlatformId,
+      filter: CustomerFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<Customer>, StoreFailure.StoreFailure>
+  }
+>() {}

@@ -1,0 +1,77 @@
+import { Schema } from "effect"
+
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { CountryCode, FieldFormat } from "@payrail/account-formats"
+
+const contact = {
+  region: optional(CountryCode.CountryCode),
+  email: optional(FieldFormat.Email),
+  phoneNumber: optional(FieldFormat.PhoneNumber)
+}
+
+const person = {
+  fullName: optional(FieldFormat.Text(255)),
+  birthDate: optional(FieldFormat.CalendarDate),
+  nationality: optional(CountryCode.CountryCode),
+  address: optional(Address),
+  idType: optional(IdType),
+  identifier: optional(FieldFormat.UsTaxIdentifier)
+}
+
+/** Body of `POST /customers` for an individual. `platformCustomerId` defaults to a generated value. */
+export const CreateIndividualCustomer = Schema.Struct({
+  customerType: Schema.Literal("INDIVIDUAL"),
+  platformCustomerId: optional(FieldFormat.Text(255)),
+  ...contact,
+  ...person
+}).annotations({ identifier: "CreateIndividualCustomer" })
+
+/** Body of `POST /customers` for a business; `businessInfo.legalName` is required. */
+export const CreateBusinessCustomer = Schema.Struct({
+  customerType: Schema.Literal("BUSINESS"),
+  platformCustomerId: optional(FieldFormat.Text(255)),
+  ...contact,
+  businessInfo: BusinessInfo,
+  address: optional(Address)
+}).annotations({ identifier: "CreateBusinessCustomer" })
+
+/** Body of `POST /customers`, discriminated by `customerType`. Decoding reports every invalid field. */
+export const CreateCustomerRequest = Schema.Union(CreateIndividualCustomer, CreateBusinessCustomer).annotations({
+  identifier: "CreateCustomerRequest",
+  parseOptions: { errors: "all" }
+})
+export type CreateCustomerRequest = typeof CreateCustomerRequest.Type
+
+/** Fields of `businessInfo` in a PATCH: each one given replaces the stored value, the others stay. */
+export const BusinessInfoUpdate = Schema.Struct({
+  legalName: optional(BusinessInfo.fields.legalName),
+  doingBusinessAs: optional(BusinessInfo.fields.doingBusinessAs.from),
+  registrationNumber: optional(BusinessInfo.fields.registrationNumber.from),
+  taxId: optional(BusinessInfo.fields.taxId.from),
+  country: optional(BusinessInfo.fields.country.from),
+  incorporatedOn: optional(BusinessInfo.fields.incorporatedOn.from),
+  entityType: optional(BusinessInfo.fields.entityType.from)
+}).annotations({ identifier: "BusinessInfoUpdate" })
+
+/** Body of `PATCH /customers/{id}` for an individual: `customerType` must match; given fields replace stored ones. */
+export const UpdateIndividualCustomer = Schema.Struct({
+  customerType: Schema.Literal("INDIVIDUAL"),
+  ...contact,
+  ...person
+}).annotations({ identifier: "UpdateIndividualCustomer" })
+
+/** Body of `PATCH /customers/{id}` for a business. */
+export const UpdateBusinessCustomer = Schema.Struct({
+  customerType: Schema.Literal("BUSINESS"),
+  ...contact,
+  businessInfo: optional(BusinessInfoUpdate),
+  address: optional(Address)
+}).annotations({ identifier: "UpdateBusinessCustomer" })
+
+/** Body of `PATCH /customers/{id}`, discriminated by `customerType`. Decoding reports every invalid field. */
+export const UpdateCustomerRequest = Schema.Union(UpdateIndividualCustomer, UpdateBusinessCustomer).annotations({
+  identifier: "UpdateCustomerRequest",
+  parseOptions: { errors: "all" }
+})
+export type UpdateCustomerRequest = typeof UpdateCustomerRequest.Type

@@ -1,0 +1,16 @@
+import { Context, type Effect } from "effect"
+import type { DomainEvent } from "./DomainEvent.js"
+import type { StoreFailure } from "./StoreFailure.js"
+
+/**
+ * The transactional outbox. `append` inside `Store.transaction` commits the event with the change it reports;
+ * a delivery worker (a later capability) reads pending events in append order.
+ */
+export class Outbox extends Context.Tag("@payrail/core/Outbox")<
+  Outbox,
+  {
+    readonly append: (event: DomainEvent) => Effect.Effect<void, StoreFailure>
+    /** Events not yet delivered, oldest first, at most `limit`. */
+    readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<DomainEvent>, StoreFailure>
+  }
+>() {}

@@ -1,0 +1,80 @@
+import { DateTime, Effect, Option, Schema } from "effect"
+import { FieldError } from "./FieldError.js"
+import { InvalidInput } from "./InvalidInput.js"
+
+/**
+ * Keyset pagination. Lists are ordered newest first by `(createdAt, id)`; a cursor is the key of the last row of
+ * the previous page, so the cost of a page does not grow with the table and rows created meanwhile never shift
+ * a page. The cursor is opaque to clients.
+ */
+export interface Cursor {
+  readonly createdAt: DateTime.Utc
+  readonly id: string
+}
+
+/** One page request: how many rows (1-100) and where to continue from. */
+export interface PageRequest {
+  readonly limit: number
+  readonly after: Option.Option<Cursor>
+}
+
+/** One page of a list, in the spec's envelope. `nextCursor` is present exactly when `hasMore` is. */
+export interface Page<A> {
+  readonly data: ReadonlyArray<A>
+  readonly hasMore: boolean
+  readonly nextCursor?: string
+  readonly totalCount: number
+}
+
+/** Default and maximum page sizes of every list. */
+export const defaultLimit = 20
+export const maxLimit = 100
+
+// The cursor's text: base64url (unpadded) of the JSON `[createdAt, id]`.
+const CursorText = Schema.compose(
+  Schema.StringFromBase64Url,
+  Schema.parseJson(Schema.Tuple(Schema.DateTimeUtc, Schema.String))
+)
+const encodeCursorText = Schema.encodeSync(CursorText)
+const decodeCursorText = Schema.decodeUnknown(CursorText)
+
+/** The opaque text form of a cursor. */
+export const encodeCursor = (cursor: Cursor): string => encodeCursorText([cursor.createdAt, cursor.id])
+
+const invalidCursor = InvalidInput.withErrors([
+  new FieldError({ field: "cursor", message: "must be a nextCursor value returned by a previous page" })
+])
+
+/** Reads a cursor produced by `encodeCursor`; anything else fails with `INVALID_INPUT` on the `cursor` field. */
+export const decodeCursor = (text: string): Effect.Effect<Cursor, InvalidInput> =>
+  decodeCursorText(text).pipe(
+    Effect.map(([createdAt, id]) => ({ createdAt, id })),
+    Effect.mapError(() => invalidCursor)
+  )
+
+/**
+ * Builds a page from rows fetched with `limit + 1` (newest first): the extra row only tells that more exist.
+ */
+export const fromOverfetch = <A>(
+  rows: ReadonlyArray<A>,
+  request: PageRequest,
+  keyOf: (row: A) => Cursor,
+  totalCount: number
+): Page<A> => {
+  const data = rows.slice(0, request.limit)
+  const last = data[data.length - 1]
+  const hasMore = rows.length > request.limit && last !== undefined
+  return hasMore ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount } : { data, hasMore, totalCount }
+}
+
+/** Whether a row sorts after the cursor in newest-first order, i.e. belongs to the following pages. */
+export const isAfter = (key: Cursor, cursor: Cursor): boolean => {
+  const byTime = DateTime.toEpochMillis(key.createdAt) - DateTime.toEpochMillis(cursor.createdAt)
+  return byTime < 0 || (byTime === 0 && key.id < cursor.id)
+}
+
+/** Newest-first order on `(createdAt, id)`, for sorting in memory. */
+export const compareNewestFirst = (a: Cursor, b: Cursor): number => {
+  const byTime = DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt)
+  return byTime !== 0 ? byTime : a.id < b.id ? 1 : a.id > b.id ? -1 : 0
+}

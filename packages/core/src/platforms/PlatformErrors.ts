@@ -1,0 +1,55 @@
+import { Schema } from "effect"
+
+/**
+ * Failures about who is calling and what their platform may do. Each error has one constructor (`of`), so the
+ * code and reason are written here only; the HTTP status is attached by `@payrail/api`.
+ */
+
+/** The caller's credentials are missing or wrong. Spec code `UNAUTHORIZED` (401). */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  code: Schema.tag("UNAUTHORIZED"),
+  reason: Schema.String
+}) {
+  static of(): Unauthenticated {
+    return new Unauthenticated({ reason: "Invalid API credentials" })
+  }
+}
+
+/** The credentials are valid but lack a permission the operation needs. Code `FORBIDDEN` (403). */
+export class PermissionDenied extends Schema.TaggedError<PermissionDenied>()("PermissionDenied", {
+  code: Schema.tag("FORBIDDEN"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("requires_permission"), requiredPermission: Schema.String })
+}) {
+  static of(requiredPermission: string): PermissionDenied {
+    return new PermissionDenied({
+      reason: `This API token lacks the ${requiredPermission} permission`,
+      details: { rule: "requires_permission", requiredPermission }
+    })
+  }
+}
+
+/** No platform with this id (operator tooling; API callers only ever see their own platform). */
+export class PlatformNotFound extends Schema.TaggedError<PlatformNotFound>()("PlatformNotFound", {
+  code: Schema.tag("NOT_FOUND"),
+  reason: Schema.String,
+  details: Schema.Struct({ platformId: Schema.String })
+}) {
+  static of(platformId: string): PlatformNotFound {
+    return new PlatformNotFound({ reason: "Platform not found", details: { platformId } })
+  }
+}
+
+/** A sandbox-only operation called by a production platform. Code `FORBIDDEN` (403). */
+export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly", {
+  code: Schema.tag("FORBIDDEN"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("sandbox_platforms_only") })
+}) {
+  static of(): SandboxOnly {
+    return new SandboxOnly({
+      reason: "Only sandbox platforms can use this operation",
+      details: { rule: "sandbox_platforms_only" }
+    })
+  }
+}
