@@ -74,4 +74,5 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   )
   .addError(PermissionDeniedBody)
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "Customers") {}
+  .annotate(OpenApi.Title, "Customers")
+  .annotate(OpenApi.Description, "Individuals and businesses of the platform, with their verification status.") {}

@@ -102,4 +102,5 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   .add(platform.verify.annotate(OpenApi.Summary, "Answer a wallet ownership challenge"))
   .addError(PermissionDeniedBody)
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "External accounts") {}
+  .annotate(OpenApi.Title, "External accounts")
+  .annotate(OpenApi.Description, "Bank accounts, wallets and Lightning destinations of customers and of the platform, with ownership verification.") {}

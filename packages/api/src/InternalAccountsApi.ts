@@ -73,4 +73,5 @@ export class InternalAccountsApi extends HttpApiGroup.make("internalAccounts")
   )
   .addError(PermissionDeniedBody)
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "Internal accounts") {}
+  .annotate(OpenApi.Title, "Internal accounts")
+  .annotate(OpenApi.Description, "Balances held in the service for customers and for the platform, with sandbox funding.") {}

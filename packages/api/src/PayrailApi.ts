@@ -44,6 +44,9 @@ export class PayrailApi extends HttpApi.make("payrail")
   .addError(UnsupportedMediaTypeBody)
   .addError(InternalErrorBody)
   .addError(StoreFailureBody)
+  // Relative to the document: the API is served beside `/openapi.json`, under whatever prefix it is mounted at.
+  .annotate(OpenApi.Servers, [{ url: ".", description: "Where this document is served (the API's mount point)" }])
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
   .annotate(OpenApi.Title, "Payrail API")
   .annotate(OpenApi.Version, basePath.slice(1))
   .annotate(
