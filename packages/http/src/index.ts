@@ -1,5 +1,6 @@
 export * as AuthenticationLive from "./AuthenticationLive.js"
 export * as CustomersHandlers from "./CustomersHandlers.js"
+export * as DocsPage from "./DocsPage.js"
 export * as ErrorMapping from "./ErrorMapping.js"
 export * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
 export * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"
