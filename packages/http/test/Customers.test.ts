@@ -40,6 +40,20 @@ describe("POST /customers", () => {
     expect(body).toHaveProperty("idType", "SSN")
   })
 
+  it("gives every customer an UMA address on the platform's UMA domain, unique and kept by updates", async () => {
+    const [a, b] = await Promise.all(
+      [individual(), { customerType: "BUSINESS", businessInfo: { legalName: "Engines Ltd" } }].map((body) => post(body).then((response) => response.json()))
+    )
+    const uuid = (id: string) => id.slice("Customer:".length)
+    expect(a.umaAddress).toBe(`$${uuid(a.id)}@${api.platform.config.umaDomain}`)
+    expect(b.umaAddress).toBe(`$${uuid(b.id)}@${api.platform.config.umaDomain}`)
+    const patched = await api.request(`${base}/customers/${a.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Renamed" })
+    })
+    expect(await patched.json()).toMatchObject({ umaAddress: a.umaAddress })
+  })
+
   it.each([
     ["001", "PENDING"],
     ["002", "REJECTED"],

@@ -5,6 +5,7 @@ import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
 import { CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
 import { KycProvider } from "./KycProvider.js"
+import * as UmaAddress from "./UmaAddress.js"
 import { DomainEvent, FieldError, Ids, InvalidInput, Outbox, type Page, ResourceId, Store, StoreFailure } from "../kernel/index.js"
 import { CustomerProvisioning } from "./CustomerProvisioning.js"
 import type { Platform } from "../platforms/index.js"
@@ -112,7 +113,14 @@ export const layer = Layer.effect(
           const id = CustomerId.make(ResourceId.format("Customer", uuid))
           const now = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
           const verification = yield* kyc.initialVerification({ platform, request })
-          const common = { id, platformCustomerId: request.platformCustomerId ?? uuid, createdAt: now, updatedAt: now, isDeleted: false }
+          const common = {
+            id,
+            platformCustomerId: request.platformCustomerId ?? uuid,
+            umaAddress: UmaAddress.forCustomer(uuid, platform.config.umaDomain),
+            createdAt: now,
+            updatedAt: now,
+            isDeleted: false
+          }
           let customer: Customer
           let identifier = Option.none<string>()
           if (request.customerType === "INDIVIDUAL") {
