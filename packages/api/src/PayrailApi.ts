@@ -1,12 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
-import { CustomersApi } from "./CustomersApi.js"
-import { ExternalAccountsApi } from "./ExternalAccountsApi.js"
-import { InternalAccountsApi } from "./InternalAccountsApi.js"
-import { wire } from "./ErrorBody.js"
-import * as HttpErrors from "./HttpErrors.js"
-import { SystemApi } from "./SystemApi.js"
+import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
+import { CustomersApi } from "./customers/index.js"
+import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
+
+const { wire } = ErrorBody
 
 /** The API version; every platform endpoint lives under it. */
 export const basePath = "/2025-10-13"
@@ -32,11 +31,11 @@ export const StoreFailureBody = wire(Errors.StoreFailure, 500, "The store failed
  * implementation lives in `@payrail/http`.
  */
 export class PayrailApi extends HttpApi.make("payrail")
-  .add(CustomersApi)
-  .add(InternalAccountsApi)
-  .add(ExternalAccountsApi)
+  .add(CustomersApi.CustomersApi)
+  .add(InternalAccountsApi.InternalAccountsApi)
+  .add(ExternalAccountsApi.ExternalAccountsApi)
   .prefix(basePath)
-  .add(SystemApi)
+  .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)
   .addError(RouteNotFoundBody)
   .addError(MethodNotAllowedBody)

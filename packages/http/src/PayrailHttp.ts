@@ -2,13 +2,10 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
 import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, Store } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
-import * as AuthenticationLive from "./AuthenticationLive.js"
-import * as CustomersHandlers from "./CustomersHandlers.js"
-import * as DocsPage from "./DocsPage.js"
-import * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
-import * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"
-import * as ErrorMapping from "./ErrorMapping.js"
-import * as SystemHandlers from "./SystemHandlers.js"
+import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
+import { CustomersHandlers } from "./customers/index.js"
+import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { AuthenticationLive } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =

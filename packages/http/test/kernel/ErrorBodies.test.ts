@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CustomerRepo, Errors } from "@payrail/core"
 import { StorageMemory } from "@payrail/storage-memory"
-import { makeHarness, type Harness } from "./Harness.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const base = "/2025-10-13"
 

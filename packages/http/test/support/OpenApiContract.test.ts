@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeHarness, type Harness } from "./Harness.js"
-import { checkedFetch, ContractViolation, fromDocument, type OpenApiContract } from "./support/OpenApiContract.js"
+import { checkedFetch, ContractViolation, fromDocument, type OpenApiContract } from "./OpenApiContract.js"
 
 const base = "/2025-10-13"
 

@@ -1,17 +1,19 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
-import { Authentication } from "./Authentication.js"
-import { wire } from "./ErrorBody.js"
-import { reportFieldErrors } from "./FieldErrorReport.js"
-import { ListResponse, pageParams } from "./ListQuery.js"
+import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { Authentication } from "../platforms/index.js"
+
+const { wire } = ErrorBody
+const { reportFieldErrors } = FieldErrorReport
+const { ListResponse, pageParams } = ListQuery
 
 /** 404 `USER_NOT_FOUND`. */
 export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
 /** 409 `CONFLICT`. */
 export const PlatformCustomerIdTakenBody = wire(Errors.PlatformCustomerIdTaken, 409, "platformCustomerId already in use")
-/** 403 `FORBIDDEN`. */
-export const PermissionDeniedBody = wire(Errors.PermissionDenied, 403, "The API token lacks a required permission")
+/** 403 `FORBIDDEN` (defined with the permissions it enforces, `Authentication.PermissionDeniedBody`). */
+export const PermissionDeniedBody = Authentication.PermissionDeniedBody
 
 const CustomerPath = reportFieldErrors(Schema.Struct({ customerId: Customer.CustomerId }))
 
@@ -73,6 +75,6 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .annotate(OpenApi.Summary, "Update a customer")
   )
   .addError(PermissionDeniedBody)
-  .middleware(Authentication)
+  .middleware(Authentication.Authentication)
   .annotate(OpenApi.Title, "Customers")
   .annotate(OpenApi.Description, "Individuals and businesses of the platform, with their verification status.") {}

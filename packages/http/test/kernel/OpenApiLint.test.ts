@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeHarness, type Harness } from "./Harness.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const run = promisify(execFile)
 

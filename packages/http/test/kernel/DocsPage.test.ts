@@ -4,7 +4,7 @@ import { once } from "node:events"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DocsPage } from "@payrail/http"
-import { makeHarness, type Harness } from "./Harness.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const executablePath = "/usr/bin/chromium"
 const found = existsSync(executablePath)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { adapters } from "./Adapters.js"
-import { makeHarness, type Harness } from "./Harness.js"
+import { adapters } from "../support/Adapters.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const base = "/2025-10-13"
 

@@ -3,7 +3,7 @@ import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } fr
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
-import { checkedFetch } from "./support/OpenApiContract.js"
+import { checkedFetch } from "./OpenApiContract.js"
 
 export interface Harness {
   /** Sends a request to the API; the response is verified against the served OpenAPI document first. */
