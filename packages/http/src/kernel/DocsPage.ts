@@ -51,7 +51,7 @@ const rewrite = (response: HttpServerResponse.HttpServerResponse): HttpServerRes
 
 const servePageFromItsMountPoint = (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.method === "GET" && new URL(request.url, "http://localhost").pathname === docsPath
+    request.method === "GET" && (request.url === docsPath || request.url.startsWith(`${docsPath}?`))
       ? Effect.map(app, (response) => (response.status === 200 ? rewrite(response) : response))
       : app
   )
