@@ -1,12 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
-import { CustomersApi } from "./CustomersApi.js"
-import { ExternalAccountsApi } from "./ExternalAccountsApi.js"
-import { InternalAccountsApi } from "./InternalAccountsApi.js"
-import { wire } from "./ErrorBody.js"
-import * as HttpErrors from "./HttpErrors.js"
-import { SystemApi } from "./SystemApi.js"
+import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
+import { CustomersApi } from "./customers/index.js"
+import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
+
+const { wire } = ErrorBody
 
 /** The API version; every platform endpoint lives under it. */
 export const basePath = "/2025-10-13"
@@ -14,27 +13,43 @@ export const basePath = "/2025-10-13"
 /** 400 `INVALID_INPUT` with `details.errors[]` naming every invalid field. */
 export const InvalidInputBody = wire(InvalidInput.InvalidInput, 400, "The request is invalid; details.errors lists every invalid field")
 
+/** 404 `NOT_FOUND`: no route matches the path (a missing resource has its own code). */
+export const RouteNotFoundBody = wire(HttpErrors.RouteNotFound, 404, "No such route")
+/** 405 `METHOD_NOT_ALLOWED`, with `details.allowedMethods` (also sent as `Allow`). */
+export const MethodNotAllowedBody = wire(HttpErrors.MethodNotAllowed, 405, "The route does not accept this method")
+/** 413 `PAYLOAD_TOO_LARGE`. */
+export const PayloadTooLargeBody = wire(HttpErrors.PayloadTooLarge, 413, "The request body is too large")
+/** 415 `UNSUPPORTED_MEDIA_TYPE`. */
+export const UnsupportedMediaTypeBody = wire(HttpErrors.UnsupportedMediaType, 415, "The request body must be application/json")
+/** 500 `INTERNAL_ERROR`: an unexpected failure; the cause is logged, never sent. */
+export const InternalErrorBody = wire(HttpErrors.InternalError, 500, "Unexpected failure")
+/** 500 `INTERNAL_ERROR`: the store failed. */
+export const StoreFailureBody = wire(Errors.StoreFailure, 500, "The store failed")
+
 /**
  * The whole Payrail HTTP contract. A typed client needs only this (`HttpApiClient.make(PayrailApi)`); the server
  * implementation lives in `@payrail/http`.
  */
 export class PayrailApi extends HttpApi.make("payrail")
-  .add(CustomersApi)
-  .add(InternalAccountsApi)
-  .add(ExternalAccountsApi)
+  .add(CustomersApi.CustomersApi)
+  .add(InternalAccountsApi.InternalAccountsApi)
+  .add(ExternalAccountsApi.ExternalAccountsApi)
   .prefix(basePath)
-  .add(SystemApi)
+  .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)
-  .addError(wire(HttpErrors.RouteNotFound, 404, "No such route"))
-  .addError(wire(HttpErrors.MethodNotAllowed, 405, "The route does not accept this method"))
-  .addError(wire(HttpErrors.PayloadTooLarge, 413, "The request body is too large"))
-  .addError(wire(HttpErrors.UnsupportedMediaType, 415, "The request body must be application/json"))
-  .addError(wire(HttpErrors.InternalError, 500, "Unexpected failure"))
-  .addError(wire(Errors.StoreFailure, 500, "The store failed"))
+  .addError(RouteNotFoundBody)
+  .addError(MethodNotAllowedBody)
+  .addError(PayloadTooLargeBody)
+  .addError(UnsupportedMediaTypeBody)
+  .addError(InternalErrorBody)
+  .addError(StoreFailureBody)
+  // Relative to the document: the API is served beside `/openapi.json`, under whatever prefix it is mounted at.
+  .annotate(OpenApi.Servers, [{ url: ".", description: "Where this document is served (the API's mount point)" }])
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
   .annotate(OpenApi.Title, "Payrail API")
   .annotate(OpenApi.Version, basePath.slice(1))
   .annotate(
     OpenApi.Description,
-    "Payments platform API. Platform endpoints use HTTP Basic with an API token; every error is `{code, reason, details?}`."
+    "Payments platform API. Platform endpoints use HTTP Basic with an API token; every error is `{status, code, message, reason, details?}`."
   )
   .annotate(OpenApi.Transform, withoutDecodeError) {}

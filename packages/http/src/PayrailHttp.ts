@@ -1,13 +1,11 @@
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
 import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, UnitOfWork } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
-import * as AuthenticationLive from "./AuthenticationLive.js"
-import * as CustomersHandlers from "./CustomersHandlers.js"
-import * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
-import * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"
-import * as ErrorMapping from "./ErrorMapping.js"
-import * as SystemHandlers from "./SystemHandlers.js"
+import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
+import { CustomersHandlers } from "./customers/index.js"
+import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { AuthenticationLive } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -20,7 +18,7 @@ export type Services =
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
-export const docsPath = "/docs"
+export const docsPath = DocsPage.docsPath
 
 /**
  * The Payrail API implemented: every handler, authentication, the error mapping, `/openapi.json` and a readable
@@ -28,7 +26,7 @@ export const docsPath = "/docs"
  */
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
-  HttpApiScalar.layer({ path: docsPath }),
+  DocsPage.layer,
   ErrorMapping.layer
 ).pipe(
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),

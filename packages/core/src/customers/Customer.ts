@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
 import { CountryCode } from "@payrail/account-formats"
 import { ResourceId } from "../kernel/index.js"
@@ -13,6 +14,8 @@ const common = {
   region: Schema.optional(CountryCode.CountryCode),
   email: Schema.optional(Schema.String),
   phoneNumber: Schema.optional(Schema.String),
+  /** Set on every customer created since UMA addresses were introduced; records made before lack it. */
+  umaAddress: Schema.optional(UmaAddress),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc,
   isDeleted: Schema.Boolean

@@ -8,6 +8,7 @@ import { KycProvider } from "./KycProvider.js"
 import { DomainEvent, Ids, InvalidInput, Outbox, type Page, ResourceId, UnitOfWork, StoreFailure } from "../kernel/index.js"
 import { type CustomerEventType, verificationEventType } from "./CustomerEvents.js"
 import * as CustomerUpdate from "./CustomerUpdate.js"
+import * as UmaAddress from "./UmaAddress.js"
 import { CustomerProvisioning } from "./CustomerProvisioning.js"
 import type { Platform } from "../platforms/index.js"
 
@@ -80,6 +81,7 @@ export const layer = Layer.effect(
         const common = {
           id: CustomerId.make(ResourceId.format("Customer", uuid)),
           platformCustomerId: request.platformCustomerId ?? uuid,
+          umaAddress: UmaAddress.forCustomer(uuid, platform.config.umaDomain),
           createdAt: now,
           updatedAt: now,
           isDeleted: false

@@ -10,11 +10,13 @@ import {
   ExternalAccountStatus,
   NameVerificationProvider
 } from "@payrail/core"
-import { Authentication } from "./Authentication.js"
-import { CustomerNotFoundBody, PermissionDeniedBody } from "./CustomersApi.js"
-import { wire } from "./ErrorBody.js"
-import { reportFieldErrors } from "./FieldErrorReport.js"
-import { ListResponse, pageParams } from "./ListQuery.js"
+import { CustomersApi } from "../customers/index.js"
+import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { Authentication } from "../platforms/index.js"
+
+const { wire } = ErrorBody
+const { reportFieldErrors } = FieldErrorReport
+const { ListResponse, pageParams } = ListQuery
 
 const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
 const ExistsBody = wire(ExternalAccountRepo.ExternalAccountExists, 409, "The owner already has this external account")
@@ -69,7 +71,7 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   .add(
     customer.create
       .setPayload(reportFieldErrors(ExternalAccountRequest.CreateExternalAccountRequest))
-      .addError(CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerNotFoundBody)
       .annotate(OpenApi.Summary, "Create an external account (of a customer, or of the platform without customerId)")
   )
   .add(
@@ -88,7 +90,7 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   .add(
     platform.create
       .setPayload(reportFieldErrors(CreatePlatformExternalAccountRequest))
-      .addError(CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerNotFoundBody)
       .annotate(OpenApi.Summary, "Create an external account of the platform")
   )
   .add(
@@ -100,6 +102,7 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   .add(platform.delete.annotate(OpenApi.Summary, "Delete an external account of the platform"))
   .add(platform.challenge.annotate(OpenApi.Summary, "Start a wallet ownership challenge"))
   .add(platform.verify.annotate(OpenApi.Summary, "Answer a wallet ownership challenge"))
-  .addError(PermissionDeniedBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Title, "External accounts") {}
+  .addError(Authentication.PermissionDeniedBody)
+  .middleware(Authentication.Authentication)
+  .annotate(OpenApi.Title, "External accounts")
+  .annotate(OpenApi.Description, "Bank accounts, wallets and Lightning destinations of customers and of the platform, with ownership verification.") {}

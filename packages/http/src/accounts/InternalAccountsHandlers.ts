@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer, Option } from "effect"
 import { Caller, type InternalAccountRepo, InternalAccounts, Page, SandboxFunding } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
-import { pageRequest } from "./internal/pageRequest.js"
+import { pageRequest } from "../internal/pageRequest.js"
 
 /** Handlers of internal accounts: lists and reads with ledger balances, and sandbox funding. */
 export const layer: Layer.Layer<

@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Currency, Customer, Errors, InternalAccount, Ledger, Money } from "@payrail/core"
-import { Authentication } from "./Authentication.js"
-import { PermissionDeniedBody } from "./CustomersApi.js"
-import { wire } from "./ErrorBody.js"
-import { reportFieldErrors } from "./FieldErrorReport.js"
-import { ListResponse, pageParams } from "./ListQuery.js"
+import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { Authentication } from "../platforms/index.js"
+
+const { wire } = ErrorBody
+const { reportFieldErrors } = FieldErrorReport
+const { ListResponse, pageParams } = ListQuery
 
 /** 404 `NOT_FOUND` for an internal account. */
 export const InternalAccountNotFoundBody = wire(Errors.InternalAccountNotFound, 404, "No such internal account on this platform")
@@ -71,6 +72,7 @@ export class InternalAccountsApi extends HttpApiGroup.make("internalAccounts")
       .addError(wire(Ledger.IdempotencyKeyReused, 409, "The Idempotency-Key was used for another request"))
       .annotate(OpenApi.Summary, "Sandbox: credit an internal account through the sandbox rail")
   )
-  .addError(PermissionDeniedBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Title, "Internal accounts") {}
+  .addError(Authentication.PermissionDeniedBody)
+  .middleware(Authentication.Authentication)
+  .annotate(OpenApi.Title, "Internal accounts")
+  .annotate(OpenApi.Description, "Balances held in the service for customers and for the platform, with sandbox funding.") {}

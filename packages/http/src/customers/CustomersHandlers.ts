@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { Caller, Customers } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
-import { pageRequest } from "./internal/pageRequest.js"
+import { pageRequest } from "../internal/pageRequest.js"
 
 /** Handlers of the customers group: check the permission, call the use case, return its result. */
 export const layer: Layer.Layer<

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountTypeCurrency, ExternalAccountInfo, Platform, Platforms } from "@payrail/core"
 import { AccountInfoExamples } from "@payrail/storage-testkit"
-import { adapters } from "./Adapters.js"
-import { makeHarness, type Harness } from "./Harness.js"
+import { adapters } from "../support/Adapters.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const base = "/2025-10-13"
 

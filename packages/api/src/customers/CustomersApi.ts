@@ -1,17 +1,19 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
-import { Authentication } from "./Authentication.js"
-import { wire } from "./ErrorBody.js"
-import { reportFieldErrors } from "./FieldErrorReport.js"
-import { ListResponse, pageParams } from "./ListQuery.js"
+import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { Authentication } from "../platforms/index.js"
+
+const { wire } = ErrorBody
+const { reportFieldErrors } = FieldErrorReport
+const { ListResponse, pageParams } = ListQuery
 
 /** 404 `USER_NOT_FOUND`. */
 export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
 /** 409 `CONFLICT`. */
 export const PlatformCustomerIdTakenBody = wire(Errors.PlatformCustomerIdTaken, 409, "platformCustomerId already in use")
-/** 403 `FORBIDDEN`. */
-export const PermissionDeniedBody = wire(Errors.PermissionDenied, 403, "The API token lacks a required permission")
+/** 403 `FORBIDDEN` (defined with the permissions it enforces, `Authentication.PermissionDeniedBody`). */
+export const PermissionDeniedBody = Authentication.PermissionDeniedBody
 
 const CustomerPath = reportFieldErrors(Schema.Struct({ customerId: Customer.CustomerId }))
 
@@ -33,12 +35,13 @@ export const CustomerListParams = reportFieldErrors(
 )
 
 /*
- * HttpApi caches response encoders by union member, across endpoints; the created customer is answered with 201,
- * so it gets member schemas of its own, or every customer response would become a 201.
+ * The created customer is answered with 201. The status sits on each union member: HttpApi caches response
+ * encoders by member schema across endpoints (so the members are copies of their own, or every customer response
+ * would become a 201), and its OpenAPI generator and typed client read the status per member, not from the union.
  */
 const CreatedCustomer = Schema.Union(
-  Customer.IndividualCustomer.annotations({}),
-  Customer.BusinessCustomer.annotations({})
+  Customer.IndividualCustomer.annotations(HttpApiSchema.annotations<Customer.IndividualCustomer>({ status: 201 })),
+  Customer.BusinessCustomer.annotations(HttpApiSchema.annotations<Customer.BusinessCustomer>({ status: 201 }))
 )
 
 /** Customers: create, read, list and update individuals and businesses of the caller's platform. */
@@ -46,7 +49,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.post("create", "/customers")
       .setPayload(reportFieldErrors(CustomerRequest.CreateCustomerRequest))
-      .addSuccess(CreatedCustomer, { status: 201 })
+      .addSuccess(CreatedCustomer)
       .addError(PlatformCustomerIdTakenBody)
       .annotate(OpenApi.Summary, "Create a customer")
   )
@@ -72,5 +75,6 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .annotate(OpenApi.Summary, "Update a customer")
   )
   .addError(PermissionDeniedBody)
-  .middleware(Authentication)
-  .annotate(OpenApi.Title, "Customers") {}
+  .middleware(Authentication.Authentication)
+  .annotate(OpenApi.Title, "Customers")
+  .annotate(OpenApi.Description, "Individuals and businesses of the platform, with their verification status.") {}

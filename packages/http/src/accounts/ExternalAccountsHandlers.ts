@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer, Option } from "effect"
 import { Caller, Errors, type ExternalAccount, ExternalAccounts } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
-import { pageRequest } from "./internal/pageRequest.js"
+import { pageRequest } from "../internal/pageRequest.js"
 
 type Owner = "customers" | "platform"
 

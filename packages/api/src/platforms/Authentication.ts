@@ -1,9 +1,12 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Caller, Errors } from "@payrail/core"
-import { wire } from "./ErrorBody.js"
+import { ErrorBody } from "../kernel/index.js"
 
 /** 401 `UNAUTHORIZED`: credentials missing or wrong. */
-export const UnauthenticatedBody = wire(Errors.Unauthenticated, 401, "Credentials are missing or invalid")
+export const UnauthenticatedBody = ErrorBody.wire(Errors.Unauthenticated, 401, "Credentials are missing or invalid")
+
+/** 403 `FORBIDDEN`: the API token lacks a permission the operation needs (`details.requiredPermission`). */
+export const PermissionDeniedBody = ErrorBody.wire(Errors.PermissionDenied, 403, "The API token lacks a required permission")
 
 /**
  * HTTP Basic with an API token: the client id is the username and the client secret the password. Provides the

@@ -9,7 +9,7 @@ import {
 } from "@effect/platform"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { Errors, FieldError, InvalidInput } from "@payrail/core"
-import { FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
+import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { makeAllowedMethods } from "./internal/routeTable.js"
 
 /** The largest request body accepted, in bytes (1 MiB). */
@@ -58,11 +58,15 @@ const declaredLengthTooLarge = (request: HttpServerRequest.HttpServerRequest): b
   return Number.isFinite(length) && length > maxBodyBytes
 }
 
+const encodeUnauthenticated = Schema.encodeSync(Authentication.UnauthenticatedBody)
+const encodeMethodNotAllowed = Schema.encodeSync(PayrailApi.MethodNotAllowedBody)
+
+// 401 and 405 carry a header beside the error body, so they are answered here rather than through HttpApi.
 const unauthenticated = (error: Errors.Unauthenticated) =>
-  HttpServerResponse.unsafeJson(
-    { code: error.code, reason: error.reason },
-    { status: 401, headers: { "www-authenticate": 'Basic realm="payrail", charset="UTF-8"' } }
-  )
+  HttpServerResponse.unsafeJson(encodeUnauthenticated(error), {
+    status: 401,
+    headers: { "www-authenticate": 'Basic realm="payrail", charset="UTF-8"' }
+  })
 
 const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
   const path = new URL(request.url, "http://localhost").pathname
@@ -70,12 +74,12 @@ const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
   if (methods.length === 0) {
     return Effect.fail(new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: `No route for ${request.method} ${path}` }))
   }
-  return Effect.succeed(
-    HttpServerResponse.unsafeJson(
-      { code: "METHOD_NOT_ALLOWED", reason: `${request.method} is not allowed here`, details: { allowedMethods: methods } },
-      { status: 405, headers: { allow: methods.join(", ") } }
-    )
-  )
+  const error = new HttpErrors.MethodNotAllowed({
+    code: "METHOD_NOT_ALLOWED",
+    reason: `${request.method} is not allowed here`,
+    details: { allowedMethods: methods }
+  })
+  return Effect.succeed(HttpServerResponse.unsafeJson(encodeMethodNotAllowed(error), { status: 405, headers: { allow: methods.join(", ") } }))
 }
 
 const internalError = new HttpErrors.InternalError({ code: "INTERNAL_ERROR", reason: "The service failed unexpectedly" })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { adapters } from "./Adapters.js"
-import { makeHarness, type Harness } from "./Harness.js"
+import { adapters } from "../support/Adapters.js"
+import { makeHarness, type Harness } from "../support/Harness.js"
 
 const base = "/2025-10-13"
 
@@ -38,6 +38,20 @@ describe("POST /customers", () => {
     expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     expect(body).not.toHaveProperty("identifier")
     expect(body).toHaveProperty("idType", "SSN")
+  })
+
+  it("gives every customer an UMA address on the platform's UMA domain, unique and kept by updates", async () => {
+    const [a, b] = await Promise.all(
+      [individual(), { customerType: "BUSINESS", businessInfo: { legalName: "Engines Ltd" } }].map((body) => post(body).then((response) => response.json()))
+    )
+    const uuid = (id: string) => id.slice("Customer:".length)
+    expect(a.umaAddress).toBe(`$${uuid(a.id)}@${api.platform.config.umaDomain}`)
+    expect(b.umaAddress).toBe(`$${uuid(b.id)}@${api.platform.config.umaDomain}`)
+    const patched = await api.request(`${base}/customers/${a.id}`, {
+      method: "PATCH",
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Renamed" })
+    })
+    expect(await patched.json()).toMatchObject({ umaAddress: a.umaAddress })
   })
 
   it.each([
@@ -136,7 +150,8 @@ describe("authentication and permissions", () => {
       const response = await api.request(`${base}/customers`, { auth })
       expect(response.status).toBe(401)
       expect(response.headers.get("www-authenticate")).toContain("Basic")
-      expect(await response.json()).toEqual({ code: "UNAUTHORIZED", reason: expect.any(String) })
+      const body = await response.json()
+      expect(body).toEqual({ status: 401, code: "UNAUTHORIZED", message: body.reason, reason: expect.any(String) })
     }
   })
 

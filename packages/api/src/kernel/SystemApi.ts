@@ -20,4 +20,5 @@ export class SystemApi extends HttpApiGroup.make("system")
       .addError(wire(NotReady, 503, "The store does not answer"))
       .annotate(OpenApi.Summary, "Readiness: the store answers")
   )
-  .annotate(OpenApi.Title, "System") {}
+  .annotate(OpenApi.Title, "System")
+  .annotate(OpenApi.Description, "Liveness and readiness probes, without credentials.") {}

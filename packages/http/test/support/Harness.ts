@@ -3,8 +3,10 @@ import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } fr
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
+import { checkedFetch } from "./OpenApiContract.js"
 
 export interface Harness {
+  /** Sends a request to the API; the response is verified against the served OpenAPI document first. */
   readonly request: (path: string, init?: RequestInit & { readonly auth?: string | null }) => Promise<Response>
   readonly basic: string
   readonly platform: Platform.Platform
@@ -18,7 +20,11 @@ export interface Harness {
 const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
   `Basic ${btoa(`${clientId}:${Redacted.value(secret)}`)}`
 
-/** The API over memory storage and the sandbox KYC provider, driven through the web-standard handler. */
+/**
+ * The API over memory storage and the sandbox KYC provider, driven through the web-standard handler. Every
+ * response is checked against the OpenAPI document the handler serves, so a test fails on any undocumented
+ * status or body.
+ */
 export const makeHarness = async (
   options: {
     readonly prefix?: string
@@ -55,6 +61,8 @@ export const makeHarness = async (
   const theirs = await issue(other.id, all)
   const web = WebHandler.make({ services: Layer.succeedContext(context), ...(options.prefix ? { prefix: options.prefix } : {}) })
   const basic = basicOf(mine.token.clientId, mine.clientSecret)
+  const origin = "http://payrail.test"
+  const checked = checkedFetch((input, init) => web.handler(new Request(input, init)), `${origin}${options.prefix ?? ""}`)
   return {
     basic,
     platform,
@@ -68,7 +76,7 @@ export const makeHarness = async (
       const headers = new Headers(rest.headers)
       if (auth !== null) headers.set("authorization", auth ?? basic)
       if (rest.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json")
-      return web.handler(new Request(`http://payrail.test${path}`, { ...rest, headers }))
+      return checked(`${origin}${path}`, { ...rest, headers })
     },
     dispose: async () => {
       await web.dispose()

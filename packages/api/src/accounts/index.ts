@@ -1,0 +1,2 @@
+export * as ExternalAccountsApi from "./ExternalAccountsApi.js"
+export * as InternalAccountsApi from "./InternalAccountsApi.js"

@@ -1,0 +1,1 @@
+export * as CustomersApi from "./CustomersApi.js"

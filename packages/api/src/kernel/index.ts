@@ -1,0 +1,5 @@
+export * as ErrorBody from "./ErrorBody.js"
+export * as FieldErrorReport from "./FieldErrorReport.js"
+export * as HttpErrors from "./HttpErrors.js"
+export * as ListQuery from "./ListQuery.js"
+export * as SystemApi from "./SystemApi.js"

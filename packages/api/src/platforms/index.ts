@@ -1,0 +1,1 @@
+export * as Authentication from "./Authentication.js"

@@ -1,0 +1,2 @@
+export * as ExternalAccountsHandlers from "./ExternalAccountsHandlers.js"
+export * as InternalAccountsHandlers from "./InternalAccountsHandlers.js"

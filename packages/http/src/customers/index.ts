@@ -1,0 +1,1 @@
+export * as CustomersHandlers from "./CustomersHandlers.js"

@@ -1,0 +1,3 @@
+export * as DocsPage from "./DocsPage.js"
+export * as ErrorMapping from "./ErrorMapping.js"
+export * as SystemHandlers from "./SystemHandlers.js"

@@ -1,0 +1,1 @@
+export * as AuthenticationLive from "./AuthenticationLive.js"
