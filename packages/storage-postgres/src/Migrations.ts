@@ -2,11 +2,11 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
-import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
+import { customersPlatformCustomerIdKey } from "./customers/internal/constraints.js"
 import {
   defaultKey as externalAccountDefaultKey,
   identifierKey as externalAccountIdentifierKey
-} from "./internal/externalAccounts.js"
+} from "./accounts/internal/externalAccounts.js"
 
 /** The table in which applied migrations are recorded. */
 export const table = "payrail_migrations"
