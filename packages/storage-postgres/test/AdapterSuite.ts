@@ -37,21 +37,23 @@ const sqlStateOf = (failure: Errors.StoreFailure): unknown => {
  */
 export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) =>
   layer(storage, { timeout: "120 seconds", excludeTestServices: true })(`storage-postgres on ${backend}`, (it) => {
-    it.effect("has applied every migration once, and a second run applies none", () =>
+    it.effect("has applied every migration once under its shipped id and name, and a second run applies none", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         expect(yield* Migrations.run).toEqual([])
-        const applied = yield* sql<{ name: string }>`SELECT name FROM ${sql(Migrations.table)} ORDER BY migration_id`
-        expect(applied.map((row) => row.name)).toEqual([
-          "platforms",
-          "api_tokens",
-          "customers",
-          "outbox",
-          "ledger",
-          "internal_accounts",
-          "auth_methods",
-          "external_accounts"
-        ])
+        const applied = yield* sql`SELECT migration_id, name FROM ${sql(Migrations.table)} ORDER BY migration_id`
+        expect(applied).toEqual(
+          [
+            "platforms",
+            "api_tokens",
+            "customers",
+            "outbox",
+            "ledger",
+            "internal_accounts",
+            "auth_methods",
+            "external_accounts"
+          ].map((name, index) => ({ migration_id: index + 1, name }))
+        )
       }))
 
     it.effect("maps SQLSTATE 23505 on (platform, platformCustomerId) to PlatformCustomerIdTaken with its details", () =>
