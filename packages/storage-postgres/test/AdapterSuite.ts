@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
   ApiTokenRepo,
+  Authentication,
   Customer,
   CustomerRepo,
   DomainEvent,
@@ -13,8 +14,9 @@ import {
   type Storage
 } from "@payrail/core"
 import { Fixtures } from "@payrail/storage-testkit"
-import { type DateTime, Effect, Either, type Layer, Option } from "effect"
+import { type DateTime, Effect, Either, type Layer, Option, Redacted } from "effect"
 import { Migrations } from "../src/index.js"
+import * as Statements from "./fixtures/Statements.js"
 
 const event = (platformId: Platform.PlatformId, type: string, timestamp: DateTime.Utc) =>
   new DomainEvent.DomainEvent({
@@ -135,4 +137,24 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         expect(mine.map((pending) => pending.id)).toEqual(events.map((appended) => appended.id))
         expect(yield* outbox.pending(1)).toHaveLength(1)
       }))
+
+    it.effect("reads a token and its platform in one statement, and a client id with NUL in none", () =>
+      Effect.gen(function* () {
+        const tokens = yield* ApiTokenRepo.ApiTokenRepo
+        const platform = yield* Fixtures.insertPlatform
+        const token = Fixtures.apiToken(platform.id)
+        yield* tokens.insert(token)
+        const [found, statements] = yield* Statements.executed(tokens.findWithPlatform(token.clientId))
+        expect(found).toEqual(Option.some({ token, platform }))
+        expect(statements).toHaveLength(1)
+        expect(statements[0]).toMatch(/JOIN platforms/)
+        expect(yield* Statements.executed(tokens.findWithPlatform(`${token.clientId}\u0000`))).toEqual([Option.none(), []])
+      }))
+
+    it.effect("refuses credentials whose client id contains NUL as UNAUTHORIZED, not as a store failure", () =>
+      Effect.gen(function* () {
+        const authentication = yield* Authentication.Authentication
+        const failure = yield* Effect.flip(authentication.authenticate("pk_\u0000", Redacted.make("sk_sandbox_x")))
+        expect(failure).toMatchObject({ _tag: "Unauthenticated", code: "UNAUTHORIZED" })
+      }).pipe(Effect.provide(Authentication.layer)))
   })

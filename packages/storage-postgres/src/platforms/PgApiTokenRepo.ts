@@ -1,46 +1,72 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ApiToken, ApiTokenRepo, Errors } from "@payrail/core"
-import { type Context, Effect, Layer, Option, Schema } from "effect"
-import { jsonText, timestampText } from "../internal/encoding.js"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { ApiToken, ApiTokenRepo, Errors, Platform } from "@payrail/core"
+import { type Context, Effect, Layer, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
+import { record } from "../internal/rows.js"
+import { storable } from "../internal/text.js"
 
-const encodeToken = Schema.encode(ApiToken.ApiToken)
-const decodeRows = Schema.decodeUnknown(Schema.Array(Schema.Struct({ record: ApiToken.ApiToken })))
+const TokenWithPlatform = Schema.Struct({ token: ApiToken.ApiToken, platform: Platform.Platform })
 
 /**
  * `ApiTokenRepo` on the `api_tokens` table. `clientId` is unique across platforms by a database constraint, so
  * of two concurrent inserts with one client id exactly one succeeds; the other, like inserting an existing id,
- * fails with `StoreFailure`. Tokens are decoded with the core schema on every read.
+ * fails with `StoreFailure`. `findWithPlatform` is one statement joining `platforms`, so the token and its
+ * platform are read as of one moment. A client id containing NUL is not found, without a statement. Tokens and
+ * platforms are decoded with the core schemas on every read.
  */
 export const make: Effect.Effect<Context.Tag.Service<ApiTokenRepo.ApiTokenRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    ApiTokenRepo.ApiTokenRepo.of({
-      insert: (token) =>
-        Effect.gen(function* () {
-          const record = yield* Effect.flatMap(encodeToken(token), jsonText)
-          yield* sql`INSERT INTO api_tokens ${sql.insert({
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const insert = SqlSchema.void({
+      Request: ApiToken.ApiToken,
+      execute: (token) =>
+        Effect.flatMap(
+          jsonText(token),
+          (json) => sql`INSERT INTO api_tokens ${sql.insert({
             id: token.id,
             platform_id: token.platformId,
             client_id: token.clientId,
-            record,
-            created_at: timestampText(token.createdAt)
+            record: json,
+            created_at: token.createdAt
           })}`
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.insert"))),
-
-      findByClientId: (clientId) =>
-        sql`SELECT record FROM api_tokens WHERE client_id = ${clientId}`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.map((rows) => Option.fromNullable(rows[0]?.record)),
-          Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findByClientId"))
-        ),
-
-      listByPlatform: (platformId) =>
-        sql`SELECT record FROM api_tokens WHERE platform_id = ${platformId} ORDER BY created_at, id`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.map((rows) => rows.map((row) => row.record)),
-          Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform"))
         )
     })
-  )
+
+    const findByClientId = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: record(ApiToken.ApiToken),
+      execute: (clientId) => sql`SELECT record FROM api_tokens WHERE client_id = ${clientId}`
+    })
+
+    // platforms.id is collated "C": comparing with it in that collation lets the join use its primary key.
+    const findWithPlatform = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: TokenWithPlatform,
+      execute: (clientId) => sql`SELECT t.record AS token, p.record AS platform
+        FROM api_tokens t JOIN platforms p ON p.id = t.platform_id COLLATE "C"
+        WHERE t.client_id = ${clientId}`
+    })
+
+    const listByPlatform = SqlSchema.findAll({
+      Request: Platform.PlatformId,
+      Result: record(ApiToken.ApiToken),
+      execute: (platformId) => sql`SELECT record FROM api_tokens WHERE platform_id = ${platformId} ORDER BY created_at, id`
+    })
+
+    return ApiTokenRepo.ApiTokenRepo.of({
+      insert: (token) => insert(token).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.insert"))),
+      findByClientId: (clientId) =>
+        storable(clientId)
+          ? findByClientId(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findByClientId")))
+          : Effect.succeedNone,
+      findWithPlatform: (clientId) =>
+        storable(clientId)
+          ? findWithPlatform(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findWithPlatform")))
+          : Effect.succeedNone,
+      listByPlatform: (platformId) =>
+        listByPlatform(platformId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform")))
+    })
+  })
 
 /** Provides `ApiTokenRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, SqlClient.SqlClient> = Layer.effect(
