@@ -107,6 +107,28 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         expect(pending.find((candidate) => candidate.id === appended.id)).toEqual(appended)
       }))
 
+    it.effect("fails as StoreFailure, never with a malformed record, when a stored row no longer decodes", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const platforms = yield* PlatformRepo.PlatformRepo
+        const customers = yield* CustomerRepo.CustomerRepo
+        const platform = yield* Fixtures.insertPlatform
+        const customer = Fixtures.individual()
+        yield* customers.insert(platform.id, customer, Fixtures.noIdentifier)
+        yield* sql`UPDATE platforms SET record = record - 'name' WHERE id = ${platform.id}`
+        yield* sql`UPDATE customers SET record = jsonb_set(record, '{createdAt}', '"yesterday"') WHERE id = ${customer.id}`
+        const failures = yield* Effect.all([
+          Effect.flip(platforms.findById(platform.id)),
+          Effect.flip(customers.findById(platform.id, customer.id)),
+          Effect.flip(customers.list(platform.id, {}, { limit: 10, after: Option.none() }))
+        ])
+        expect(failures.map((failure) => [failure._tag, failure.operation])).toEqual([
+          ["StoreFailure", "platforms.findById"],
+          ["StoreFailure", "customers.findById"],
+          ["StoreFailure", "customers.list"]
+        ])
+      }))
+
     it.effect("runs a nested unit of work as a savepoint: its failure undoes only its own writes", () =>
       Effect.gen(function* () {
         const store = yield* UnitOfWork.UnitOfWork

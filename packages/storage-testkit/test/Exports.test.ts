@@ -19,7 +19,7 @@ describe("@payrail/storage-testkit exports", () => {
   })
 
   it("closes every internal folder", () => {
-    expect(internalModules).toContain("ledger/internal/LedgerFixtures")
+    expect(internalModules).toContain("internal/Methods")
     for (const path of internalModules) {
       expect(() => resolve(`@payrail/storage-testkit/${path}`), path).toThrow(/not exported|not defined by "exports"/)
     }

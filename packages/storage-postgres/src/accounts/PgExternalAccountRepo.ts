@@ -1,9 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import type { Fragment } from "@effect/sql/Statement"
-import { Errors, ExternalAccount, ExternalAccountRepo, Page, type Platform } from "@payrail/core"
-import { Clock, type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
-import { jsonText, timestampText } from "../internal/encoding.js"
+import { Errors, ExternalAccount, ExternalAccountRepo, ExternalAccountStatus, Page, Platform } from "@payrail/core"
+import { type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
+import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
+import { Count, record, Returned } from "../internal/rows.js"
+import { isUniqueViolation } from "../internal/sqlState.js"
 import {
   countScopeOf,
   countScopesOf,
@@ -14,14 +17,27 @@ import {
   ownerKeyOf,
   ownerOf
 } from "./internal/externalAccounts.js"
-import { afterCursor } from "../internal/keyset.js"
-import { isUniqueViolation } from "../internal/sqlState.js"
 
 type Account = ExternalAccount.ExternalAccount
 
-const encodeAccount = Schema.encode(ExternalAccount.ExternalAccount)
-const decodeRecords = Schema.decodeUnknown(Schema.Array(Schema.Struct({ record: ExternalAccount.ExternalAccount })))
-const decodeCount = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NonNegativeInt })))
+const Insertion = Schema.Struct({
+  platformId: Platform.PlatformId,
+  account: ExternalAccount.ExternalAccount,
+  identifier: Schema.String
+})
+type Insertion = typeof Insertion.Encoded
+
+const ById = Schema.Struct({ platformId: Platform.PlatformId, id: ExternalAccount.ExternalAccountId })
+
+const Listing = Schema.Struct({
+  platformId: Platform.PlatformId,
+  filter: Schema.Struct({
+    owner: Schema.Literal("customers", "platform"),
+    customerId: Schema.optional(Schema.String),
+    currency: Schema.optional(Schema.String)
+  }),
+  page: PageRequest
+})
 
 const keyOf = (account: Account): Page.Cursor => ({ createdAt: account.createdAt, id: account.id })
 
@@ -51,7 +67,7 @@ const exists = new ExternalAccountRepo.ExternalAccountExists({
  */
 export const make: Effect.Effect<Context.Tag.Service<ExternalAccountRepo.ExternalAccountRepo>, never, SqlClient.SqlClient> =
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const insertWithCounts = (platformId: Platform.PlatformId, account: Account, identifier: string, record: string) => {
+    const insertWithCounts = ({ platformId, account, identifier }: Insertion, json: string) => {
       const scopes = countScopesOf(account)
       return sql`WITH inserted AS (
           INSERT INTO external_accounts ${sql.insert({
@@ -66,8 +82,8 @@ export const make: Effect.Effect<Context.Tag.Service<ExternalAccountRepo.Externa
             status: account.status,
             default_uma_deposit_account: account.defaultUmaDepositAccount,
             count_slot: countSlotOf(account.id),
-            record,
-            created_at: timestampText(account.createdAt)
+            record: json,
+            created_at: account.createdAt
           })} RETURNING id
         )
         INSERT INTO external_account_counts AS c (platform_id, scope, currency, slot, n)
@@ -78,16 +94,16 @@ export const make: Effect.Effect<Context.Tag.Service<ExternalAccountRepo.Externa
     }
 
     // Taken first, so that the previous holder has committed before this unit of work looks for the default.
-    const clearDefault = (platformId: Platform.PlatformId, account: Account) =>
+    const clearDefault = ({ platformId, account }: Insertion) =>
       Effect.zipRight(
         sql`SELECT pg_advisory_xact_lock(${defaultLockClass}::int, hashtext(${lockKeyOf(platformId, account)}::text))`,
         sql`UPDATE external_accounts SET default_uma_deposit_account = false,
-            record = record || jsonb_build_object('defaultUmaDepositAccount', false, 'updatedAt', ${timestampText(account.updatedAt)}::text)
+            record = record || jsonb_build_object('defaultUmaDepositAccount', false, 'updatedAt', ${account.updatedAt}::text)
           WHERE platform_id = ${platformId} AND owner_key = ${ownerKeyOf(account)}
             AND default_uma_deposit_account AND deleted_at IS NULL`
       )
 
-    const matching = (platformId: Platform.PlatformId, filter: ExternalAccountRepo.ExternalAccountFilter) => {
+    const matching = ({ platformId, filter }: typeof Listing.Encoded) => {
       const conditions: Array<Fragment> = [
         sql`platform_id = ${platformId}`,
         sql`deleted_at IS NULL`,
@@ -98,92 +114,111 @@ export const make: Effect.Effect<Context.Tag.Service<ExternalAccountRepo.Externa
       return conditions
     }
 
+    const insert = SqlSchema.void({
+      Request: Insertion,
+      execute: (request) =>
+        Effect.flatMap(jsonText(request.account), (json) =>
+          request.account.defaultUmaDepositAccount
+            ? sql.withTransaction(Effect.zipRight(clearDefault(request), insertWithCounts(request, json)))
+            : insertWithCounts(request, json)
+        )
+    })
+
+    const findById = SqlSchema.findOne({
+      Request: ById,
+      Result: record(ExternalAccount.ExternalAccount),
+      execute: ({ platformId, id }) => sql`SELECT record FROM external_accounts
+        WHERE platform_id = ${platformId} AND id = ${id} AND deleted_at IS NULL`
+    })
+
+    const rows = SqlSchema.findAll({
+      Request: Listing,
+      Result: record(ExternalAccount.ExternalAccount),
+      execute: (request) => sql`SELECT record FROM external_accounts
+        WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
+        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
+    })
+
+    const count = SqlSchema.single({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, scope: Schema.String, currency: Schema.optional(Schema.String) }),
+      Result: Count,
+      execute: ({ platformId, scope, currency }) => sql`SELECT coalesce(sum(n), 0)::int AS count FROM external_account_counts
+        WHERE ${sql.and([
+          sql`platform_id = ${platformId}`,
+          sql`scope = ${scope}`,
+          ...(currency === undefined ? [] : [sql`currency = ${currency}`])
+        ])}`
+    })
+
     const totalCount = (platformId: Platform.PlatformId, filter: ExternalAccountRepo.ExternalAccountFilter) => {
       const scope = countScopeOf(filter)
-      if (scope === undefined) return Effect.succeed(0)
-      const currency = filter.currency === undefined ? [] : [sql`currency = ${filter.currency}`]
-      return sql`SELECT coalesce(sum(n), 0)::int AS count FROM external_account_counts
-        WHERE ${sql.and([sql`platform_id = ${platformId}`, sql`scope = ${scope}`, ...currency])}`.pipe(
-        Effect.flatMap(decodeCount),
-        Effect.map((rows) => rows[0].count)
-      )
+      return scope === undefined ? Effect.succeed(0) : count({ platformId, scope, currency: filter.currency })
     }
+
+    const transition = SqlSchema.findOne({
+      Request: Schema.Struct({
+        platformId: Platform.PlatformId,
+        id: ExternalAccount.ExternalAccountId,
+        from: ExternalAccountStatus.ExternalAccountStatus,
+        next: ExternalAccount.ExternalAccount
+      }),
+      Result: Returned,
+      execute: ({ platformId, id, from, next }) =>
+        Effect.flatMap(
+          jsonText(next),
+          (json) => sql`UPDATE external_accounts SET status = ${next.status},
+              record = ${json}::jsonb || jsonb_build_object('defaultUmaDepositAccount', default_uma_deposit_account)
+            WHERE platform_id = ${platformId} AND id = ${id} AND status = ${from} AND deleted_at IS NULL
+            RETURNING id`
+        )
+    })
+
+    // The counters change in the statement that marks the account deleted, and only if it did.
+    const markDeleted = SqlSchema.findOne({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, id: ExternalAccount.ExternalAccountId, deletedAt: Schema.DateTimeUtc }),
+      Result: Returned,
+      execute: ({ platformId, id, deletedAt }) => sql`WITH deleted AS (
+          UPDATE external_accounts SET deleted_at = ${deletedAt}::timestamptz
+          WHERE platform_id = ${platformId} AND id = ${id} AND deleted_at IS NULL
+          RETURNING id, platform_id, owner, customer_id, currency, count_slot
+        ), counted AS (
+          UPDATE external_account_counts c SET n = c.n - 1
+          FROM deleted d CROSS JOIN LATERAL (VALUES (d.owner COLLATE "C", d.count_slot), (d.customer_id, 0::smallint)) AS s(scope, slot)
+          WHERE s.scope IS NOT NULL AND c.platform_id = d.platform_id AND c.scope = s.scope
+            AND c.currency = d.currency AND c.slot = s.slot
+          RETURNING 1
+        )
+        SELECT id FROM deleted`
+    })
 
     return ExternalAccountRepo.ExternalAccountRepo.of({
       insert: (platformId, account, identifier) =>
-        Effect.gen(function* () {
-          const record = yield* Effect.mapError(
-            Effect.flatMap(encodeAccount(account), jsonText),
-            Errors.StoreFailure.wrap("externalAccounts.insert")
+        insert({ platformId, account, identifier }).pipe(
+          Effect.mapError((error) =>
+            isUniqueViolation(error, identifierKey) ? exists : Errors.StoreFailure.wrap("externalAccounts.insert")(error)
           )
-          const insert = insertWithCounts(platformId, account, identifier, record)
-          yield* (account.defaultUmaDepositAccount
-            ? sql.withTransaction(Effect.zipRight(clearDefault(platformId, account), insert))
-            : insert
-          ).pipe(
-            Effect.catchAll((error: SqlError) =>
-              Effect.fail(
-                isUniqueViolation(error, identifierKey) ? exists : Errors.StoreFailure.wrap("externalAccounts.insert")(error)
-              )
-            )
-          )
-        }),
-
-      findById: (platformId, id) =>
-        sql`SELECT record FROM external_accounts
-          WHERE platform_id = ${platformId} AND id = ${id} AND deleted_at IS NULL`.pipe(
-          Effect.flatMap(decodeRecords),
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.record)),
-          Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.findById"))
         ),
 
+      findById: (platformId, id) =>
+        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.findById"))),
+
       list: (platformId, filter, page) =>
-        Effect.gen(function* () {
-          const conditions = matching(platformId, filter)
-          const [rows, count] = yield* Effect.all(
-            [
-              sql`SELECT record FROM external_accounts WHERE ${sql.and([...conditions, ...afterCursor(sql, page)])}
-                ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeRecords)),
-              totalCount(platformId, filter)
-            ],
-            { concurrency: "unbounded" }
-          )
-          return Page.fromOverfetch(
-            rows.map((row) => row.record),
-            page,
-            keyOf,
-            count
-          )
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.list"))),
+        Effect.all([rows({ platformId, filter, page }), totalCount(platformId, filter)], { concurrency: "unbounded" }).pipe(
+          Effect.map(([accounts, total]) => Page.fromOverfetch(accounts, page, keyOf, total)),
+          Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.list"))
+        ),
 
       transition: (platformId, id, from, next) =>
-        Effect.gen(function* () {
-          const record = yield* Effect.flatMap(encodeAccount(next), jsonText)
-          const updated = yield* sql`UPDATE external_accounts SET status = ${next.status},
-              record = ${record}::jsonb || jsonb_build_object('defaultUmaDepositAccount', default_uma_deposit_account)
-            WHERE platform_id = ${platformId} AND id = ${id} AND status = ${from} AND deleted_at IS NULL
-            RETURNING id`
-          return updated.length > 0
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.transition"))),
+        transition({ platformId, id, from, next }).pipe(
+          Effect.map(Option.isSome),
+          Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.transition"))
+        ),
 
-      // The counters change in the statement that marks the account deleted, and only if it did.
       delete: (platformId, id) =>
-        Effect.gen(function* () {
-          const deletedAt = DateTime.unsafeMake(yield* Clock.currentTimeMillis)
-          const rows = yield* sql`WITH deleted AS (
-              UPDATE external_accounts SET deleted_at = ${timestampText(deletedAt)}::timestamptz
-              WHERE platform_id = ${platformId} AND id = ${id} AND deleted_at IS NULL
-              RETURNING id, platform_id, owner, customer_id, currency, count_slot
-            ), counted AS (
-              UPDATE external_account_counts c SET n = c.n - 1
-              FROM deleted d CROSS JOIN LATERAL (VALUES (d.owner COLLATE "C", d.count_slot), (d.customer_id, 0::smallint)) AS s(scope, slot)
-              WHERE s.scope IS NOT NULL AND c.platform_id = d.platform_id AND c.scope = s.scope
-                AND c.currency = d.currency AND c.slot = s.slot
-              RETURNING 1
-            )
-            SELECT id FROM deleted`
-          return rows.length > 0
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.delete")))
+        Effect.flatMap(DateTime.now, (deletedAt) => markDeleted({ platformId, id, deletedAt })).pipe(
+          Effect.map(Option.isSome),
+          Effect.mapError(Errors.StoreFailure.wrap("externalAccounts.delete"))
+        )
     })
   })
 

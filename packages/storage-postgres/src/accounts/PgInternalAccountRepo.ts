@@ -1,13 +1,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import type { Fragment } from "@effect/sql/Statement"
-import { Errors, InternalAccount, InternalAccountRepo, Page, type Platform } from "@payrail/core"
-import { type Context, Effect, Layer, Option, Schema } from "effect"
-import { jsonText, timestampText } from "../internal/encoding.js"
-import { afterCursor } from "../internal/keyset.js"
+import { Errors, InternalAccount, InternalAccountRepo, Page, Platform } from "@payrail/core"
+import { type Context, Effect, Layer, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
+import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
+import { Count, record } from "../internal/rows.js"
 
-const encodeAccount = Schema.encode(InternalAccount.InternalAccount)
-const decodeRecords = Schema.decodeUnknown(Schema.Array(Schema.Struct({ record: InternalAccount.InternalAccount })))
-const decodeCount = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NonNegativeInt })))
+const Listing = Schema.Struct({
+  platformId: Platform.PlatformId,
+  filter: Schema.Struct({
+    owner: Schema.Literal("customers", "platform"),
+    customerId: Schema.optional(Schema.String),
+    type: Schema.optional(Schema.String),
+    currency: Schema.optional(Schema.String)
+  }),
+  page: PageRequest
+})
 
 const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({ createdAt: account.createdAt, id: account.id })
 
@@ -21,7 +30,7 @@ const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({ crea
  */
 export const make: Effect.Effect<Context.Tag.Service<InternalAccountRepo.InternalAccountRepo>, never, SqlClient.SqlClient> =
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const matching = (platformId: Platform.PlatformId, filter: InternalAccountRepo.InternalAccountFilter) => {
+    const matching = ({ platformId, filter }: typeof Listing.Encoded) => {
       const conditions: Array<Fragment> = [
         sql`platform_id = ${platformId}`,
         filter.owner === "platform" ? sql`customer_id IS NULL` : sql`customer_id IS NOT NULL`
@@ -32,48 +41,57 @@ export const make: Effect.Effect<Context.Tag.Service<InternalAccountRepo.Interna
       return conditions
     }
 
-    return InternalAccountRepo.InternalAccountRepo.of({
-      insert: (platformId, account) =>
-        Effect.gen(function* () {
-          const record = yield* Effect.flatMap(encodeAccount(account), jsonText)
-          yield* sql`INSERT INTO internal_accounts ${sql.insert({
+    const insert = SqlSchema.void({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, account: InternalAccount.InternalAccount }),
+      execute: ({ platformId, account }) =>
+        Effect.flatMap(
+          jsonText(account),
+          (json) => sql`INSERT INTO internal_accounts ${sql.insert({
             id: account.id,
             platform_id: platformId,
             customer_id: account.customerId ?? null,
             type: account.type,
             currency: account.currency,
-            record,
-            created_at: timestampText(account.createdAt)
+            record: json,
+            created_at: account.createdAt
           })}`
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))),
+        )
+    })
+
+    const findById = SqlSchema.findOne({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, id: InternalAccount.InternalAccountId }),
+      Result: record(InternalAccount.InternalAccount),
+      execute: ({ platformId, id }) => sql`SELECT record FROM internal_accounts WHERE platform_id = ${platformId} AND id = ${id}`
+    })
+
+    const rows = SqlSchema.findAll({
+      Request: Listing,
+      Result: record(InternalAccount.InternalAccount),
+      execute: (request) => sql`SELECT record FROM internal_accounts
+        WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
+        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
+    })
+
+    const count = SqlSchema.single({
+      Request: Listing,
+      Result: Count,
+      execute: (request) => sql`SELECT count(*)::int AS count FROM internal_accounts WHERE ${sql.and(matching(request))}`
+    })
+
+    return InternalAccountRepo.InternalAccountRepo.of({
+      insert: (platformId, account) =>
+        insert({ platformId, account }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))),
 
       findById: (platformId, id) =>
-        sql`SELECT record FROM internal_accounts WHERE platform_id = ${platformId} AND id = ${id}`.pipe(
-          Effect.flatMap(decodeRecords),
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.record)),
-          Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))
-        ),
+        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))),
 
       list: (platformId, filter, page) =>
-        Effect.gen(function* () {
-          const conditions = matching(platformId, filter)
-          const [rows, count] = yield* Effect.all(
-            [
-              sql`SELECT record FROM internal_accounts WHERE ${sql.and([...conditions, ...afterCursor(sql, page)])}
-                ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeRecords)),
-              sql`SELECT count(*)::int AS count FROM internal_accounts WHERE ${sql.and(conditions)}`.pipe(
-                Effect.flatMap(decodeCount)
-              )
-            ],
-            { concurrency: "unbounded" }
-          )
-          return Page.fromOverfetch(
-            rows.map((row) => row.record),
-            page,
-            keyOf,
-            count[0].count
-          )
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.list")))
+        Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
+          concurrency: "unbounded"
+        }).pipe(
+          Effect.map(([accounts, totalCount]) => Page.fromOverfetch(accounts, page, keyOf, totalCount)),
+          Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.list"))
+        )
     })
   })
 

@@ -1,27 +1,41 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import type { Fragment } from "@effect/sql/Statement"
-import { Customer, CustomerRepo, Errors, Page, type Platform } from "@payrail/core"
+import { Customer, CustomerRepo, Errors, Page, Platform } from "@payrail/core"
 import { type Context, Effect, Layer, Option, Schema } from "effect"
-import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
-import { jsonText, timestampText } from "../internal/encoding.js"
+import { jsonText } from "../internal/encoding.js"
+import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
+import { Count, record, Returned } from "../internal/rows.js"
 import { isUniqueViolation } from "../internal/sqlState.js"
-
-const encodeCustomer = Schema.encode(Customer.Customer)
-const decodeRecords = Schema.decodeUnknown(Schema.Array(Schema.Struct({ record: Customer.Customer })))
-const decodeStored = Schema.decodeUnknown(
-  Schema.Array(
-    Schema.Struct({
-      record: Customer.Customer,
-      identifier: Schema.OptionFromNullOr(Schema.String),
-      version: Schema.Int
-    })
-  )
-)
-const decodeCount = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NonNegativeInt })))
-
+import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
 
 const initialVersion = 1
+
+const Identifier = Schema.OptionFromNullOr(Schema.String)
+
+/** A `CustomerRepo.StoredCustomer`: the customer, its write-only identifier (null when absent) and version. */
+const Stored = Schema.Struct({ customer: Customer.Customer, identifier: Identifier, version: Schema.Int })
+
+/** The row of `SELECT record, identifier, version`: the stored customer, its record decoded by the core schema. */
+const StoredRow = Schema.Struct({ record: Customer.Customer, identifier: Identifier, version: Schema.Int }).pipe(
+  Schema.rename({ record: "customer" })
+)
+
+const Filter = Schema.Struct({
+  platformCustomerId: Schema.optional(Schema.String),
+  customerType: Schema.optional(Schema.String),
+  region: Schema.optional(Schema.String),
+  email: Schema.optional(Schema.String),
+  createdAfter: Schema.optional(Schema.DateTimeUtc),
+  createdBefore: Schema.optional(Schema.DateTimeUtc),
+  updatedAfter: Schema.optional(Schema.DateTimeUtc),
+  updatedBefore: Schema.optional(Schema.DateTimeUtc)
+})
+
+const ById = Schema.Struct({ platformId: Platform.PlatformId, id: Customer.CustomerId })
+const Listing = Schema.Struct({ platformId: Platform.PlatformId, filter: Filter, page: PageRequest })
+
+const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: customer.createdAt, id: customer.id })
 
 /**
  * `CustomerRepo` on the `customers` table, every statement scoped by `platform_id`.
@@ -29,25 +43,28 @@ const initialVersion = 1
  * Guarantees: `(platform_id, platform_customer_id)` is a unique constraint, so of concurrent inserts with one
  * `platformCustomerId` exactly one succeeds and the others fail with `PlatformCustomerIdTaken` (never swallowed,
  * also inside a unit of work). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
- * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one applies. `list` is a keyset page, newest first by `(createdAt, id)` with
- * ids compared in byte order (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds.
- * Records are decoded with the core schema on every read; a row that does not decode fails as `StoreFailure`.
+ * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
+ * applies. `list` is a keyset page, newest first by `(createdAt, id)` with ids compared in byte order
+ * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Records are decoded with the
+ * core schema on every read; a row that does not decode fails as `StoreFailure`.
  */
 export const make: Effect.Effect<Context.Tag.Service<CustomerRepo.CustomerRepo>, never, SqlClient.SqlClient> =
   Effect.map(SqlClient.SqlClient, (sql) => {
-    const columns = (customer: Customer.Customer, identifier: Option.Option<string>) =>
-      Effect.map(Effect.flatMap(encodeCustomer(customer), jsonText), (record) => ({
-        platform_customer_id: customer.platformCustomerId,
-        customer_type: customer.customerType,
-        region: customer.region ?? null,
-        email: customer.email ?? null,
-        identifier: Option.getOrNull(identifier),
-        record,
-        created_at: timestampText(customer.createdAt),
-        updated_at: timestampText(customer.updatedAt)
+    // The columns of a stored customer, from its encoded form.
+    const columns = (stored: typeof Stored.Encoded) =>
+      Effect.map(jsonText(stored.customer), (json) => ({
+        platform_customer_id: stored.customer.platformCustomerId,
+        customer_type: stored.customer.customerType,
+        region: stored.customer.region ?? null,
+        email: stored.customer.email ?? null,
+        identifier: stored.identifier,
+        record: json,
+        version: stored.version,
+        created_at: stored.customer.createdAt,
+        updated_at: stored.customer.updatedAt
       }))
 
-    const matching = (platformId: Platform.PlatformId, filter: CustomerRepo.CustomerFilter): Array<Fragment> => {
+    const matching = ({ platformId, filter }: typeof Listing.Encoded): Array<Fragment> => {
       const conditions: Array<Fragment> = [sql`platform_id = ${platformId}`]
       const add = <A>(value: A | undefined, condition: (value: A) => Fragment) => {
         if (value !== undefined) conditions.push(condition(value))
@@ -56,82 +73,81 @@ export const make: Effect.Effect<Context.Tag.Service<CustomerRepo.CustomerRepo>,
       add(filter.customerType, (value) => sql`customer_type = ${value}`)
       add(filter.region, (value) => sql`region = ${value}`)
       add(filter.email, (value) => sql`email = ${value}`)
-      add(filter.createdAfter, (value) => sql`created_at >= ${timestampText(value)}::timestamptz`)
-      add(filter.createdBefore, (value) => sql`created_at <= ${timestampText(value)}::timestamptz`)
-      add(filter.updatedAfter, (value) => sql`updated_at >= ${timestampText(value)}::timestamptz`)
-      add(filter.updatedBefore, (value) => sql`updated_at <= ${timestampText(value)}::timestamptz`)
+      add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
+      add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
+      add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
+      add(filter.updatedBefore, (value) => sql`updated_at <= ${value}::timestamptz`)
       return conditions
     }
 
-    return CustomerRepo.CustomerRepo.of({
-      insert: (platformId, customer, identifier) =>
-        Effect.gen(function* () {
-          const values = yield* Effect.mapError(columns(customer, identifier), Errors.StoreFailure.wrap("customers.insert"))
-          yield* sql`INSERT INTO customers ${sql.insert({
-            id: customer.id,
-            platform_id: platformId,
-            version: initialVersion,
-            ...values
-          })}`.pipe(
-            Effect.catchAll((error: SqlError) =>
-              Effect.fail(
-                isUniqueViolation(error, customersPlatformCustomerIdKey)
-                  ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
-                  : Errors.StoreFailure.wrap("customers.insert")(error)
-              )
-            )
-          )
-        }),
+    const insert = SqlSchema.void({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Stored }),
+      execute: ({ platformId, stored }) =>
+        Effect.flatMap(
+          columns(stored),
+          (values) => sql`INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}`
+        )
+    })
 
-      findById: (platformId, id) =>
-        sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`.pipe(
-          Effect.flatMap(decodeStored),
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({
-              customer: row.record,
-              identifier: row.identifier,
-              version: row.version
-            }))
-          ),
-          Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))
-        ),
+    const findById = SqlSchema.findOne({
+      Request: ById,
+      Result: StoredRow,
+      execute: ({ platformId, id }) =>
+        sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
+    })
 
-      update: (platformId, next, expectedVersion) =>
-        Effect.gen(function* () {
-          const values = yield* columns(next.customer, next.identifier)
-          const updated = yield* sql`UPDATE customers SET ${sql.update({ ...values, version: next.version })}
+    const update = SqlSchema.findOne({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
+      Result: Returned,
+      execute: ({ platformId, next, expectedVersion }) =>
+        Effect.flatMap(
+          columns(next),
+          (values) => sql`UPDATE customers SET ${sql.update(values)}
             WHERE platform_id = ${platformId} AND id = ${next.customer.id} AND version = ${expectedVersion}
             RETURNING id`
-          return updated.length > 0
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.update"))),
+        )
+    })
+
+    const rows = SqlSchema.findAll({
+      Request: Listing,
+      Result: record(Customer.Customer),
+      execute: (request) => sql`SELECT record FROM customers
+        WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
+        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
+    })
+
+    const count = SqlSchema.single({
+      Request: Listing,
+      Result: Count,
+      execute: (request) => sql`SELECT count(*)::int AS count FROM customers WHERE ${sql.and(matching(request))}`
+    })
+
+    return CustomerRepo.CustomerRepo.of({
+      insert: (platformId, customer, identifier) =>
+        insert({ platformId, stored: { customer, identifier, version: initialVersion } }).pipe(
+          Effect.mapError((error) =>
+            isUniqueViolation(error, customersPlatformCustomerIdKey)
+              ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
+              : Errors.StoreFailure.wrap("customers.insert")(error)
+          )
+        ),
+
+      findById: (platformId, id) =>
+        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))),
+
+      update: (platformId, next, expectedVersion) =>
+        update({ platformId, next, expectedVersion }).pipe(
+          Effect.map(Option.isSome),
+          Effect.mapError(Errors.StoreFailure.wrap("customers.update"))
+        ),
 
       list: (platformId, filter, page) =>
-        Effect.gen(function* () {
-          const conditions = matching(platformId, filter)
-          const beforeCursor = Option.toArray(
-            Option.map(
-              page.after,
-              (cursor) =>
-                sql`(created_at, id COLLATE "C") < (${timestampText(cursor.createdAt)}::timestamptz, ${cursor.id} COLLATE "C")`
-            )
-          )
-          const [rows, count] = yield* Effect.all(
-            [
-              sql`SELECT record FROM customers WHERE ${sql.and([...conditions, ...beforeCursor])}
-                ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${page.limit + 1}`.pipe(Effect.flatMap(decodeRecords)),
-              sql`SELECT count(*)::int AS count FROM customers WHERE ${sql.and(conditions)}`.pipe(
-                Effect.flatMap(decodeCount)
-              )
-            ],
-            { concurrency: "unbounded" }
-          )
-          return Page.fromOverfetch(
-            rows.map((row) => row.record),
-            page,
-            (customer) => ({ createdAt: customer.createdAt, id: customer.id }),
-            count[0].count
-          )
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.list")))
+        Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
+          concurrency: "unbounded"
+        }).pipe(
+          Effect.map(([customers, totalCount]) => Page.fromOverfetch(customers, page, keyOf, totalCount)),
+          Effect.mapError(Errors.StoreFailure.wrap("customers.list"))
+        )
     })
   })
 

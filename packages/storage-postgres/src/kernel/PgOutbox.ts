@@ -1,11 +1,26 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import { DomainEvent, Errors, Outbox } from "@payrail/core"
 import { type Context, Effect, Layer, Schema } from "effect"
-import { jsonText, timestampText } from "../internal/encoding.js"
+import { jsonText } from "../internal/encoding.js"
 
-const encodeData = Schema.encode(DomainEvent.DomainEvent.fields.data)
-const decodeRows = Schema.decodeUnknown(
-  Schema.Array(Schema.Struct({ ...DomainEvent.DomainEvent.fields, timestamp: Schema.DateTimeUtcFromDate }))
+const { fields } = DomainEvent.DomainEvent
+
+/** A row of `outbox` as both drivers read it (`timestamp` as a `Date`), decoded to the `DomainEvent`. */
+const EventRow = Schema.transform(
+  Schema.Struct({
+    id: fields.id,
+    platform_id: fields.platformId,
+    type: fields.type,
+    timestamp: Schema.DateTimeUtcFromDate,
+    data: fields.data
+  }).pipe(Schema.rename({ platform_id: "platformId" })),
+  Schema.typeSchema(DomainEvent.DomainEvent),
+  {
+    strict: true,
+    decode: (row) => new DomainEvent.DomainEvent(row),
+    encode: (event) => ({ ...event })
+  }
 )
 
 /**
@@ -16,28 +31,34 @@ const decodeRows = Schema.decodeUnknown(
  */
 export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
-  (sql) =>
-    Outbox.Outbox.of({
-      append: (event) =>
-        Effect.gen(function* () {
-          const data = yield* Effect.flatMap(encodeData(event.data), jsonText)
-          yield* sql`INSERT INTO outbox ${sql.insert({
+  (sql) => {
+    const append = SqlSchema.void({
+      Request: DomainEvent.DomainEvent,
+      execute: (event) =>
+        Effect.flatMap(
+          jsonText(event.data),
+          (data) => sql`INSERT INTO outbox ${sql.insert({
             id: event.id,
             platform_id: event.platformId,
             type: event.type,
-            timestamp: timestampText(event.timestamp),
+            timestamp: event.timestamp,
             data
           })}`
-        }).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
-
-      pending: (limit) =>
-        sql`SELECT id, platform_id AS "platformId", type, timestamp, data FROM outbox
-          WHERE delivered_at IS NULL ORDER BY seq LIMIT ${limit}`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.map((rows) => rows.map((row) => new DomainEvent.DomainEvent(row))),
-          Effect.mapError(Errors.StoreFailure.wrap("outbox.pending"))
         )
     })
+
+    const pending = SqlSchema.findAll({
+      Request: Schema.Int,
+      Result: EventRow,
+      execute: (limit) => sql`SELECT id, platform_id, type, timestamp, data FROM outbox
+        WHERE delivered_at IS NULL ORDER BY seq LIMIT ${limit}`
+    })
+
+    return Outbox.Outbox.of({
+      append: (event) => append(event).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
+      pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending")))
+    })
+  }
 )
 
 /** Provides `Outbox` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */

@@ -1,14 +1,35 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Errors, Ledger, type Platform } from "@payrail/core"
-import { Clock, type Context, Effect, Layer, Schema } from "effect"
+import { type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Returned } from "../internal/rows.js"
 
-// Amounts cross the wire as decimal text both ways: `pg` and PGlite would otherwise read `bigint` columns as
-// strings or as lossy JavaScript numbers respectively.
-const Amounts = {
-  posted: Schema.BigInt,
-  pending_debits: Schema.BigInt,
-  pending_credits: Schema.BigInt
-}
+// Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
+// columns as strings or as lossy JavaScript numbers respectively.
+const Amounts = Schema.Struct({
+  posted_minor: Schema.BigInt,
+  pending_debits_minor: Schema.BigInt,
+  pending_credits_minor: Schema.BigInt
+}).pipe(
+  Schema.rename({
+    posted_minor: "postedMinor",
+    pending_debits_minor: "pendingDebitsMinor",
+    pending_credits_minor: "pendingCreditsMinor"
+  })
+)
+
+/** The arguments of `payrail_ledger_post`: a posting as parallel arrays of its entries, amounts as text. */
+const PostRequest = Schema.Struct({
+  platformId: Schema.String,
+  idempotencyKey: Schema.String,
+  fingerprint: Schema.String,
+  status: Schema.Literal("posted", "pending"),
+  description: Schema.String,
+  createdAt: Schema.DateTimeUtc,
+  accountIds: Schema.Array(Schema.String),
+  currencies: Schema.Array(Schema.String),
+  amounts: Schema.Array(Schema.BigInt)
+})
 
 const PostRow = Schema.Struct({
   outcome: Schema.Literal("applied", "replayed", "key_reused", "unknown_account", "invalid", "insufficient"),
@@ -17,24 +38,36 @@ const PostRow = Schema.Struct({
 })
 type PostRow = typeof PostRow.Type
 type PostFailure = Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
-const decodePost = Schema.decodeUnknown(Schema.Tuple(PostRow))
-const decodeAccount = Schema.decodeUnknown(
-  Schema.Array(Schema.Struct({ platform_id: Schema.String, currency: Schema.String, guarded: Schema.Boolean }))
+
+const AccountKey = Schema.Struct({ platformId: Schema.String, accountId: Schema.String })
+
+/** A ledger account's row: guarded accounts carry running balances, system accounts none (nulls). */
+const AccountRow = Schema.Struct({
+  currency: Schema.String,
+  guarded: Schema.Boolean,
+  posted_minor: Schema.NullOr(Schema.BigInt),
+  pending_debits_minor: Schema.NullOr(Schema.BigInt),
+  pending_credits_minor: Schema.NullOr(Schema.BigInt)
+}).pipe(
+  Schema.rename({
+    posted_minor: "postedMinor",
+    pending_debits_minor: "pendingDebitsMinor",
+    pending_credits_minor: "pendingCreditsMinor"
+  })
 )
-const decodeGuarded = Schema.decodeUnknown(
-  Schema.Array(
-    Schema.Struct({
-      currency: Schema.String,
-      guarded: Schema.Boolean,
-      posted: Schema.NullOr(Schema.BigInt),
-      pending_debits: Schema.NullOr(Schema.BigInt),
-      pending_credits: Schema.NullOr(Schema.BigInt)
-    })
-  )
-)
-const decodeDerived = Schema.decodeUnknown(Schema.Tuple(Schema.Struct(Amounts)))
-const decodeTotals = Schema.decodeUnknown(Schema.Array(Schema.Struct({ currency: Schema.String, total: Schema.BigInt })))
-const decodeSettled = Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ settled: Schema.Boolean })))
+
+const Spec = Schema.Struct({
+  id: Schema.String,
+  platformId: Schema.String,
+  currency: Schema.String,
+  guarded: Schema.Boolean
+})
+
+const SpecRow = Schema.Struct({
+  platform_id: Schema.String,
+  currency: Schema.String,
+  guarded: Schema.Boolean
+}).pipe(Schema.rename({ platform_id: "platformId" }))
 
 const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
 const storeFailureUnless =
@@ -52,46 +85,93 @@ const storeFailureUnless =
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
  * their balances are sums over their entries, so postings touching them run in parallel. The idempotency key is
  * a unique constraint: of concurrent postings with one key exactly one applies, the others answer as replays.
- * `commit`/`release` are guarded transitions from `pending`, so exactly one caller wins. Units of work must run
+ * `confirm`/`release` are guarded transitions from `pending`, so exactly one caller wins. Units of work must run
  * at READ COMMITTED (the default).
  */
 export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql) => {
-    const derived = (accountId: string) =>
-      sql`SELECT
-          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'posted'), 0)::text AS posted,
-          coalesce(sum(-e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor < 0), 0)::text AS pending_debits,
-          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor > 0), 0)::text AS pending_credits
+    const derived = SqlSchema.single({
+      Request: Schema.String,
+      Result: Amounts,
+      execute: (accountId) => sql`SELECT
+          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'posted'), 0)::text AS posted_minor,
+          coalesce(sum(-e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor < 0), 0)::text AS pending_debits_minor,
+          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor > 0), 0)::text AS pending_credits_minor
         FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
-        WHERE e.account_id = ${accountId}`.pipe(Effect.flatMap(decodeDerived))
+        WHERE e.account_id = ${accountId}`
+    })
 
-    const account = (platformId: Platform.PlatformId, accountId: string) =>
-      sql`SELECT currency, guarded, posted_minor::text AS posted, pending_debits_minor::text AS pending_debits,
-          pending_credits_minor::text AS pending_credits
-        FROM ledger_accounts WHERE id = ${accountId} AND platform_id = ${platformId}`.pipe(Effect.flatMap(decodeGuarded))
+    const account = SqlSchema.findOne({
+      Request: AccountKey,
+      Result: AccountRow,
+      execute: ({ platformId, accountId }) => sql`SELECT currency, guarded, posted_minor::text AS posted_minor,
+          pending_debits_minor::text AS pending_debits_minor, pending_credits_minor::text AS pending_credits_minor
+        FROM ledger_accounts WHERE id = ${accountId} AND platform_id = ${platformId}`
+    })
 
     const fromDerived = (accountId: string, currency: string) =>
-      Effect.map(derived(accountId), ([row]) => ({
-        accountId,
-        currency,
-        postedMinor: row.posted,
-        pendingDebitsMinor: row.pending_debits,
-        pendingCreditsMinor: row.pending_credits
-      }))
+      Effect.map(derived(accountId), (amounts) => ({ accountId, currency, ...amounts }))
+
+    const known = (platformId: Platform.PlatformId, accountId: string) =>
+      Effect.flatMap(
+        account({ platformId, accountId }),
+        Option.match({ onNone: () => unknownAccount(accountId), onSome: Effect.succeed })
+      )
+
+    const insertAccount = SqlSchema.findOne({
+      Request: Spec,
+      Result: Returned,
+      execute: (spec) => {
+        const opening = spec.guarded ? "0" : null
+        return sql`INSERT INTO ledger_accounts
+            (id, platform_id, currency, guarded, posted_minor, pending_debits_minor, pending_credits_minor)
+          VALUES (${spec.id}, ${spec.platformId}, ${spec.currency}, ${spec.guarded},
+            ${opening}::bigint, ${opening}::bigint, ${opening}::bigint)
+          ON CONFLICT (id) DO NOTHING RETURNING id`
+      }
+    })
+
+    const specOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: SpecRow,
+      execute: (id) => sql`SELECT platform_id, currency, guarded FROM ledger_accounts WHERE id = ${id}`
+    })
+
+    const settleOnce = SqlSchema.single({
+      Request: Schema.Struct({
+        platformId: Schema.String,
+        postingId: Schema.String,
+        status: Schema.Literal("posted", "released")
+      }),
+      Result: Schema.Struct({ settled: Schema.Boolean }).pipe(Schema.pluck("settled")),
+      execute: ({ platformId, postingId, status }) =>
+        sql`SELECT payrail_ledger_settle(${platformId}, ${postingId}, ${status}) AS settled`
+    })
 
     const settle = (operation: string, to: "posted" | "released") => (platformId: Platform.PlatformId, postingId: Ledger.PostingId) =>
-      sql`SELECT payrail_ledger_settle(${platformId}, ${postingId}, ${to}) AS settled`.pipe(
-        Effect.flatMap(decodeSettled),
+      settleOnce({ platformId, postingId, status: to }).pipe(
         Effect.mapError(Errors.StoreFailure.wrap(operation)),
-        Effect.flatMap(([{ settled }]) =>
-          settled
-            ? Effect.void
-            : Effect.fail(
-                Ledger.ReservationSettled.of(postingId)
-              )
-        )
+        Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
       )
+
+    const postOnce = SqlSchema.single({
+      Request: PostRequest,
+      Result: PostRow,
+      execute: (request) => sql`SELECT outcome, posting_id, detail FROM payrail_ledger_post(${request.platformId},
+        ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
+        ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
+        ${request.amounts}::bigint[])`
+    })
+
+    const totals = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ currency: Schema.String, total: Schema.BigInt }),
+      execute: (platformId) => sql`SELECT e.currency, sum(e.amount_minor)::text AS total
+        FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
+        WHERE p.platform_id = ${platformId} AND p.status = 'posted'
+        GROUP BY e.currency`
+    })
 
     const outcome = (posting: Ledger.Posting, row: PostRow): Effect.Effect<Ledger.PostResult, PostFailure> => {
       switch (row.outcome) {
@@ -117,21 +197,28 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
     const post = (posting: Ledger.Posting) => {
       const accountIds: Array<string> = []
       const currencies: Array<string> = []
-      const amounts: Array<string> = []
+      const amounts: Array<bigint> = []
       for (const entry of posting.entries) {
         accountIds.push(entry.accountId)
         currencies.push(entry.currency)
-        amounts.push(entry.amountMinor.toString())
+        amounts.push(entry.amountMinor)
       }
-      return Clock.currentTimeMillis.pipe(
-        Effect.flatMap(
-          (now) => sql`SELECT outcome, posting_id, detail FROM payrail_ledger_post(${posting.platformId},
-            ${posting.idempotencyKey}, ${Ledger.fingerprint(posting)}, ${posting.status}, ${posting.description},
-            ${new Date(now).toISOString()}::timestamptz, ${accountIds}::text[], ${currencies}::text[], ${amounts}::bigint[])`
+      return DateTime.now.pipe(
+        Effect.flatMap((createdAt) =>
+          postOnce({
+            platformId: posting.platformId,
+            idempotencyKey: posting.idempotencyKey,
+            fingerprint: Ledger.fingerprint(posting),
+            status: posting.status,
+            description: posting.description,
+            createdAt,
+            accountIds,
+            currencies,
+            amounts
+          })
         ),
-        Effect.flatMap(decodePost),
         Effect.mapError(Errors.StoreFailure.wrap("ledger.post")),
-        Effect.flatMap(([row]) => outcome(posting, row))
+        Effect.flatMap((row) => outcome(posting, row))
       )
     }
 
@@ -139,22 +226,14 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       openAccount: (spec) =>
         Effect.gen(function* () {
           const valid = yield* Ledger.validateAccount(spec)
-          const opening = valid.guarded ? "0" : null
-          const inserted = yield* sql`INSERT INTO ledger_accounts
-              (id, platform_id, currency, guarded, posted_minor, pending_debits_minor, pending_credits_minor)
-            VALUES (${valid.id}, ${valid.platformId}, ${valid.currency}, ${valid.guarded},
-              ${opening}::bigint, ${opening}::bigint, ${opening}::bigint)
-            ON CONFLICT (id) DO NOTHING RETURNING id`.pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
-          if (inserted.length > 0) return
-          const [existing] = yield* sql`SELECT platform_id, currency, guarded FROM ledger_accounts WHERE id = ${valid.id}`.pipe(
-            Effect.flatMap(decodeAccount),
-            Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount"))
+          const inserted = yield* insertAccount(valid).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
+          if (Option.isSome(inserted)) return
+          const existing = yield* specOf(valid.id).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
+          const same = Option.exists(
+            existing,
+            (found) =>
+              found.platformId === valid.platformId && found.currency === valid.currency && found.guarded === valid.guarded
           )
-          const same =
-            existing !== undefined &&
-            existing.platform_id === valid.platformId &&
-            existing.currency === valid.currency &&
-            existing.guarded === valid.guarded
           if (!same) return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
         }),
 
@@ -163,32 +242,25 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       release: settle("ledger.release", "released"),
 
       balance: (platformId, accountId) =>
-        Effect.gen(function* () {
-          const [row] = yield* account(platformId, accountId)
-          if (row === undefined) return yield* unknownAccount(accountId)
-          if (!row.guarded) return yield* fromDerived(accountId, row.currency)
-          return {
-            accountId,
-            currency: row.currency,
-            postedMinor: row.posted ?? 0n,
-            pendingDebitsMinor: row.pending_debits ?? 0n,
-            pendingCreditsMinor: row.pending_credits ?? 0n
-          }
-        }).pipe(Effect.mapError(storeFailureUnless("ledger.balance"))),
+        Effect.flatMap(known(platformId, accountId), (row) =>
+          row.guarded
+            ? Effect.succeed({
+                accountId,
+                currency: row.currency,
+                postedMinor: row.postedMinor ?? 0n,
+                pendingDebitsMinor: row.pendingDebitsMinor ?? 0n,
+                pendingCreditsMinor: row.pendingCreditsMinor ?? 0n
+              })
+            : fromDerived(accountId, row.currency)
+        ).pipe(Effect.mapError(storeFailureUnless("ledger.balance"))),
 
       reconcile: (platformId, accountId) =>
-        Effect.gen(function* () {
-          const [row] = yield* account(platformId, accountId)
-          if (row === undefined) return yield* unknownAccount(accountId)
-          return yield* fromDerived(accountId, row.currency)
-        }).pipe(Effect.mapError(storeFailureUnless("ledger.reconcile"))),
+        Effect.flatMap(known(platformId, accountId), (row) => fromDerived(accountId, row.currency)).pipe(
+          Effect.mapError(storeFailureUnless("ledger.reconcile"))
+        ),
 
       postedTotals: (platformId) =>
-        sql`SELECT e.currency, sum(e.amount_minor)::text AS total
-          FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
-          WHERE p.platform_id = ${platformId} AND p.status = 'posted'
-          GROUP BY e.currency`.pipe(
-          Effect.flatMap(decodeTotals),
+        totals(platformId).pipe(
           Effect.map((rows) => new Map(rows.map((row) => [row.currency, row.total] as const))),
           Effect.mapError(Errors.StoreFailure.wrap("ledger.postedTotals"))
         )

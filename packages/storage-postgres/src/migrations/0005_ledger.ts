@@ -138,7 +138,7 @@ export default statements(
         END;
         RETURN QUERY SELECT 'applied', v_posting_id, NULL::text;
       END $fn$`,
-  // Commit or release: the guarded status transition first (exactly one caller wins), then the guarded rows, in
+  // Confirm or release: the guarded status transition first (exactly one caller wins), then the guarded rows, in
   // the same order as posting takes them.
   (sql) => sql`CREATE FUNCTION payrail_ledger_settle(p_platform_id text, p_posting_id text, p_status text)
       RETURNS boolean LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
 import { ExternalAccount, ExternalAccountRepo } from "@payrail/core"
-import * as AccountFixtures from "./internal/AccountFixtures.js"
+import * as AccountFixtures from "./AccountFixtures.js"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { Ledger } from "@payrail/core"
-import * as LedgerFixtures from "./internal/LedgerFixtures.js"
+import * as LedgerFixtures from "./LedgerFixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
 const { amounts, checkInvariants, fund, movement, openBook, system } = LedgerFixtures

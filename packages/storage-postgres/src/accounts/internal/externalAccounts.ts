@@ -1,4 +1,10 @@
-import type { ExternalAccount, ExternalAccountRepo, Platform } from "@payrail/core"
+import type { ExternalAccountRepo } from "@payrail/core"
+
+/** What the columns of ownership and counting are derived from: an external account, decoded or encoded. */
+export interface Owned {
+  readonly id: string
+  readonly customerId?: string | undefined
+}
 
 /** The partial unique index on (platform, owner, account type, identifier) of live external accounts. */
 export const identifierKey = "external_accounts_identifier_key"
@@ -16,11 +22,11 @@ export const countSlots = 16
 export const defaultLockClass = 1_162_891_348
 
 /** Who owns an account: `"customers"` for a customer's account, `"platform"` for the platform's own. */
-export const ownerOf = (account: ExternalAccount.ExternalAccount): "customers" | "platform" =>
+export const ownerOf = (account: Owned): "customers" | "platform" =>
   account.customerId === undefined ? "platform" : "customers"
 
 /** The owner within the platform: the customer id, or `"platform"` for the platform's own accounts. */
-export const ownerKeyOf = (account: ExternalAccount.ExternalAccount): string => account.customerId ?? "platform"
+export const ownerKeyOf = (account: Owned): string => account.customerId ?? "platform"
 
 /** The counter slot of an account: the last hex digit of its random uuid, so slots fill evenly. */
 export const countSlotOf = (id: string): number => (Number.parseInt(id.slice(-1), 16) || 0) % countSlots
@@ -30,9 +36,7 @@ export const countSlotOf = (id: string): number => (Number.parseInt(id.slice(-1)
  * customer's own row (slot 0). A count then reads the rows of one scope: `"customers"`, `"platform"` or a
  * customer id, optionally of one currency.
  */
-export const countScopesOf = (
-  account: ExternalAccount.ExternalAccount
-): ReadonlyArray<{ readonly scope: string; readonly slot: number }> => {
+export const countScopesOf = (account: Owned): ReadonlyArray<{ readonly scope: string; readonly slot: number }> => {
   const kind = { scope: ownerOf(account), slot: countSlotOf(account.id) }
   return account.customerId === undefined ? [kind] : [kind, { scope: account.customerId, slot: 0 }]
 }
@@ -42,5 +46,5 @@ export const countScopeOf = (filter: ExternalAccountRepo.ExternalAccountFilter):
   filter.customerId === undefined ? filter.owner : filter.owner === "customers" ? filter.customerId : undefined
 
 /** The text whose hash keys the owner's advisory lock. */
-export const lockKeyOf = (platformId: Platform.PlatformId, account: ExternalAccount.ExternalAccount): string =>
+export const lockKeyOf = (platformId: string, account: Owned): string =>
   `${platformId}/${ownerKeyOf(account)}`

@@ -9,7 +9,7 @@ import {
   InternalAccount,
   type Platform
 } from "@payrail/core"
-import * as Fixtures from "../../Fixtures.js"
+import * as Fixtures from "../Fixtures.js"
 
 const uuid = () => globalThis.crypto.randomUUID()
 

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Errors, Ledger, type Platform, SystemAccounts } from "@payrail/core"
-import * as Fixtures from "../../Fixtures.js"
+import * as Fixtures from "../Fixtures.js"
 
 const uuid = () => globalThis.crypto.randomUUID()
 
