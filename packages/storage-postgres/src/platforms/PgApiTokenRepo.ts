@@ -38,7 +38,8 @@ export const make: Effect.Effect<Context.Tag.Service<ApiTokenRepo.ApiTokenRepo>,
       execute: (clientId) => sql`SELECT record FROM api_tokens WHERE client_id = ${clientId}`
     })
 
-    // platforms.id is collated "C": comparing with it in that collation lets the join use its primary key.
+    // platforms.id is collated "C": the join compares in that collation, the one its primary key is built in,
+    // whatever the database's default collation.
     const findWithPlatform = SqlSchema.findOne({
       Request: Schema.String,
       Result: TokenWithPlatform,
