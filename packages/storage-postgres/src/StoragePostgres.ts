@@ -2,17 +2,17 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Errors, type Storage } from "@payrail/core"
 import { Config, type ConfigError, Effect, Layer, type Redacted } from "effect"
+import * as PgAuthMethodRepo from "./accounts/PgAuthMethodRepo.js"
+import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
+import * as PgInternalAccountRepo from "./accounts/PgInternalAccountRepo.js"
+import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
+import * as PgOutbox from "./kernel/PgOutbox.js"
+import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
+import * as PgLedger from "./ledger/PgLedger.js"
 import * as Migrations from "./Migrations.js"
-import * as PgApiTokenRepo from "./PgApiTokenRepo.js"
-import * as PgAuthMethodRepo from "./PgAuthMethodRepo.js"
-import * as PgCustomerRepo from "./PgCustomerRepo.js"
-import * as PgExternalAccountRepo from "./PgExternalAccountRepo.js"
-import * as PgInternalAccountRepo from "./PgInternalAccountRepo.js"
-import * as PgLedger from "./PgLedger.js"
 import * as PgliteClient from "./PgliteClient.js"
-import * as PgOutbox from "./PgOutbox.js"
-import * as PgPlatformRepo from "./PgPlatformRepo.js"
-import * as PgStore from "./PgStore.js"
+import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
+import * as PgPlatformRepo from "./platforms/PgPlatformRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -22,7 +22,7 @@ const openFailed = Errors.StoreFailure.wrap("opening and migrating the database"
  * changes nothing. Failing to connect or migrate fails the layer with `StoreFailure`.
  */
 export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
-  PgStore.layer,
+  PgUnitOfWork.layer,
   PgPlatformRepo.layer,
   PgApiTokenRepo.layer,
   PgCustomerRepo.layer,

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
   ApiTokenRepo,
+  Authentication,
   Customer,
   CustomerRepo,
   DomainEvent,
@@ -13,8 +14,9 @@ import {
   type Storage
 } from "@payrail/core"
 import { Fixtures } from "@payrail/storage-testkit"
-import { type DateTime, Effect, Either, type Layer, Option } from "effect"
+import { type DateTime, Effect, Either, type Layer, Option, Redacted } from "effect"
 import { Migrations } from "../src/index.js"
+import * as Statements from "./fixtures/Statements.js"
 
 const event = (platformId: Platform.PlatformId, type: string, timestamp: DateTime.Utc) =>
   new DomainEvent.DomainEvent({
@@ -37,21 +39,23 @@ const sqlStateOf = (failure: Errors.StoreFailure): unknown => {
  */
 export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) =>
   layer(storage, { timeout: "120 seconds", excludeTestServices: true })(`storage-postgres on ${backend}`, (it) => {
-    it.effect("has applied every migration once, and a second run applies none", () =>
+    it.effect("has applied every migration once under its shipped id and name, and a second run applies none", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         expect(yield* Migrations.run).toEqual([])
-        const applied = yield* sql<{ name: string }>`SELECT name FROM ${sql(Migrations.table)} ORDER BY migration_id`
-        expect(applied.map((row) => row.name)).toEqual([
-          "platforms",
-          "api_tokens",
-          "customers",
-          "outbox",
-          "ledger",
-          "internal_accounts",
-          "auth_methods",
-          "external_accounts"
-        ])
+        const applied = yield* sql`SELECT migration_id, name FROM ${sql(Migrations.table)} ORDER BY migration_id`
+        expect(applied).toEqual(
+          [
+            "platforms",
+            "api_tokens",
+            "customers",
+            "outbox",
+            "ledger",
+            "internal_accounts",
+            "auth_methods",
+            "external_accounts"
+          ].map((name, index) => ({ migration_id: index + 1, name }))
+        )
       }))
 
     it.effect("maps SQLSTATE 23505 on (platform, platformCustomerId) to PlatformCustomerIdTaken with its details", () =>
@@ -103,6 +107,28 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         expect(pending.find((candidate) => candidate.id === appended.id)).toEqual(appended)
       }))
 
+    it.effect("fails as StoreFailure, never with a malformed record, when a stored row no longer decodes", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const platforms = yield* PlatformRepo.PlatformRepo
+        const customers = yield* CustomerRepo.CustomerRepo
+        const platform = yield* Fixtures.insertPlatform
+        const customer = Fixtures.individual()
+        yield* customers.insert(platform.id, customer, Fixtures.noIdentifier)
+        yield* sql`UPDATE platforms SET record = record - 'name' WHERE id = ${platform.id}`
+        yield* sql`UPDATE customers SET record = jsonb_set(record, '{createdAt}', '"yesterday"') WHERE id = ${customer.id}`
+        const failures = yield* Effect.all([
+          Effect.flip(platforms.findById(platform.id)),
+          Effect.flip(customers.findById(platform.id, customer.id)),
+          Effect.flip(customers.list(platform.id, {}, { limit: 10, after: Option.none() }))
+        ])
+        expect(failures.map((failure) => [failure._tag, failure.operation])).toEqual([
+          ["StoreFailure", "platforms.findById"],
+          ["StoreFailure", "customers.findById"],
+          ["StoreFailure", "customers.list"]
+        ])
+      }))
+
     it.effect("runs a nested unit of work as a savepoint: its failure undoes only its own writes", () =>
       Effect.gen(function* () {
         const store = yield* UnitOfWork.UnitOfWork
@@ -133,4 +159,24 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         expect(mine.map((pending) => pending.id)).toEqual(events.map((appended) => appended.id))
         expect(yield* outbox.pending(1)).toHaveLength(1)
       }))
+
+    it.effect("reads a token and its platform in one statement, and a client id with NUL in none", () =>
+      Effect.gen(function* () {
+        const tokens = yield* ApiTokenRepo.ApiTokenRepo
+        const platform = yield* Fixtures.insertPlatform
+        const token = Fixtures.apiToken(platform.id)
+        yield* tokens.insert(token)
+        const [found, statements] = yield* Statements.executed(tokens.findWithPlatform(token.clientId))
+        expect(found).toEqual(Option.some({ token, platform }))
+        expect(statements).toHaveLength(1)
+        expect(statements[0]).toMatch(/JOIN platforms/)
+        expect(yield* Statements.executed(tokens.findWithPlatform(`${token.clientId}\u0000`))).toEqual([Option.none(), []])
+      }))
+
+    it.effect("refuses credentials whose client id contains NUL as UNAUTHORIZED, not as a store failure", () =>
+      Effect.gen(function* () {
+        const authentication = yield* Authentication.Authentication
+        const failure = yield* Effect.flip(authentication.authenticate("pk_\u0000", Redacted.make("sk_sandbox_x")))
+        expect(failure).toMatchObject({ _tag: "Unauthenticated", code: "UNAUTHORIZED" })
+      }).pipe(Effect.provide(Authentication.layer)))
   })

@@ -8,10 +8,13 @@ import { Deferred, Effect, Fiber, Option } from "effect"
 import { StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Pglite from "./fixtures/Pglite.js"
+import * as StatementSuite from "./StatementSuite.js"
 
 StorageConformance.run("pglite", Pglite.layer())
 
 AdapterSuite.register("pglite", Pglite.layer())
+
+StatementSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
   it.live("keeps its data in a data directory across close and reopen", () =>

@@ -6,12 +6,15 @@ import { Effect, Layer } from "effect"
 import { Migrations, StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
+import * as StatementSuite from "./StatementSuite.js"
 
 // Without DATABASE_URL every test here is reported as skipped, never as passed.
 describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_URL)", () => {
   StorageConformance.run("postgres", Postgres.layer)
 
   AdapterSuite.register("postgres", Postgres.layer)
+
+  StatementSuite.register("postgres", Postgres.layer)
 
   it.live("lets two servers start on one fresh database at once: both come up, the schema is migrated once", () =>
     Effect.gen(function* () {

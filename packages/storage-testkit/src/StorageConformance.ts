@@ -1,12 +1,12 @@
 import { describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "@payrail/core"
-import * as CustomerSuite from "./CustomerSuite.js"
-import * as ExternalAccountSuite from "./ExternalAccountSuite.js"
-import * as InternalAccountSuite from "./InternalAccountSuite.js"
-import * as LedgerSuite from "./LedgerSuite.js"
-import * as PlatformSuite from "./PlatformSuite.js"
-import * as UnitOfWorkSuite from "./UnitOfWorkSuite.js"
+import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
+import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
+import * as CustomerSuite from "./customers/CustomerSuite.js"
+import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
+import * as LedgerSuite from "./ledger/LedgerSuite.js"
+import * as PlatformSuite from "./platforms/PlatformSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;

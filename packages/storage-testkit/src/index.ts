@@ -1,3 +1,5 @@
+export * as AccountFixtures from "./accounts/AccountFixtures.js"
 export * as Fixtures from "./Fixtures.js"
+export * as LedgerFixtures from "./ledger/LedgerFixtures.js"
 export * as StorageConformance from "./StorageConformance.js"
 export { AccountInfoExamples } from "@payrail/account-formats"

@@ -3,10 +3,9 @@ import * as ApiTokenSecret from "./ApiTokenSecret.js"
 import { ApiTokenRepo } from "./ApiTokenRepo.js"
 import type { Caller } from "./Caller.js"
 import { Unauthenticated } from "./PlatformErrors.js"
-import { PlatformRepo } from "./PlatformRepo.js"
 import type { StoreFailure } from "../kernel/index.js"
 
-/** Checks API credentials. */
+/** Checks API credentials: one storage lookup (the token and its platform together) per call. */
 export class Authentication extends Context.Tag("@payrail/core/Authentication")<
   Authentication,
   {
@@ -24,23 +23,22 @@ export class Authentication extends Context.Tag("@payrail/core/Authentication")<
 const rejected = Unauthenticated.of()
 const unknownTokenHash = "0".repeat(64)
 
+/** `Authentication` on the `ApiTokenRepo`. */
 export const layer = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const tokens = yield* ApiTokenRepo
-    const platforms = yield* PlatformRepo
     return {
       authenticate: (clientId, clientSecret) =>
         Effect.gen(function* () {
-          const token = clientId.length > 0 && clientId.length <= 128 ? yield* tokens.findByClientId(clientId) : Option.none()
+          const found =
+            clientId.length > 0 && clientId.length <= 128 ? yield* tokens.findWithPlatform(clientId) : Option.none()
           const matches = yield* ApiTokenSecret.verify(
             clientSecret,
-            Option.match(token, { onNone: () => unknownTokenHash, onSome: (found) => found.secretHash })
+            Option.match(found, { onNone: () => unknownTokenHash, onSome: ({ token }) => token.secretHash })
           )
-          if (Option.isNone(token) || !matches) return yield* Effect.fail(rejected)
-          const platform = yield* platforms.findById(token.value.platformId)
-          if (Option.isNone(platform)) return yield* Effect.fail(rejected)
-          return { platform: platform.value, token: token.value }
+          if (Option.isNone(found) || !matches) return yield* Effect.fail(rejected)
+          return { platform: found.value.platform, token: found.value.token }
         })
     }
   })

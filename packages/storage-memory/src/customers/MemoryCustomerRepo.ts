@@ -1,0 +1,80 @@
+import { DateTime, Effect, Layer, Option } from "effect"
+import { type Customer, CustomerRepo, Errors, Page } from "@payrail/core"
+import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+
+interface Row extends CustomerRepo.StoredCustomer {
+  readonly platformId: string
+}
+
+const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: customer.createdAt, id: customer.id })
+
+const within = (value: DateTime.Utc, after: DateTime.Utc | undefined, before: DateTime.Utc | undefined) =>
+  (after === undefined || DateTime.greaterThanOrEqualTo(value, after)) &&
+  (before === undefined || DateTime.lessThanOrEqualTo(value, before))
+
+const matches = (customer: Customer.Customer, filter: CustomerRepo.CustomerFilter): boolean =>
+  (filter.platformCustomerId === undefined || customer.platformCustomerId === filter.platformCustomerId) &&
+  (filter.customerType === undefined || customer.customerType === filter.customerType) &&
+  (filter.region === undefined || customer.region === filter.region) &&
+  (filter.email === undefined || customer.email === filter.email) &&
+  within(customer.createdAt, filter.createdAfter, filter.createdBefore) &&
+  within(customer.updatedAt, filter.updatedAfter, filter.updatedBefore)
+
+/** `CustomerRepo` in memory, with the same uniqueness and ordering rules as the SQL adapter. */
+export const layer = Layer.effect(
+  CustomerRepo.CustomerRepo,
+  Effect.gen(function* () {
+    const state = yield* MemoryState
+    const rows = state.table<Row>("customers")
+    // (platformId, platformCustomerId) -> customer id: the unique key.
+    const byPlatformCustomerId = state.table<string>("customersByPlatformCustomerId")
+    const uniqueKey = (platformId: string, platformCustomerId: string) => `${platformId}\u0000${platformCustomerId}`
+
+    return {
+      insert: (platformId, customer, identifier) =>
+        Effect.flatten(
+          state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
+            const key = uniqueKey(platformId, customer.platformCustomerId)
+            if (byPlatformCustomerId.has(key)) {
+              const taken = Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
+              return [Effect.fail(taken), () => {}] as const
+            }
+            const undoIndex = setEntry(byPlatformCustomerId, key, customer.id)
+            const undoRow = setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
+            return [
+              Effect.void,
+              () => {
+                undoRow()
+                undoIndex()
+              }
+            ] as const
+          })
+        ),
+      findById: (platformId, id) =>
+        Effect.sync(() =>
+          Option.fromNullable(rows.get(id)).pipe(
+            Option.filter((row) => row.platformId === platformId),
+            Option.map(({ customer, identifier, version }) => ({ customer, identifier, version }))
+          )
+        ),
+      update: (platformId, next, expectedVersion) =>
+        state.write(() => {
+          const current = rows.get(next.customer.id)
+          if (current === undefined || current.platformId !== platformId || current.version !== expectedVersion) {
+            return [false, () => {}] as const
+          }
+          return [true, setEntry(rows, next.customer.id, { ...next, platformId })] as const
+        }),
+      list: (platformId, filter, page) =>
+        Effect.sync(() => {
+          const matching = Array.from(rows.values())
+            .filter((row) => row.platformId === platformId && matches(row.customer, filter))
+            .map((row) => row.customer)
+            .sort((a, b) => Page.compareNewestFirst(keyOf(a), keyOf(b)))
+          const after = page.after
+          const rest = Option.isSome(after) ? matching.filter((customer) => Page.isAfter(keyOf(customer), after.value)) : matching
+          return Page.fromOverfetch(rest.slice(0, page.limit + 1), page, keyOf, matching.length)
+        })
+    }
+  })
+)

@@ -1,0 +1,31 @@
+import { Effect, Layer, Option } from "effect"
+import { type ApiToken, ApiTokenRepo } from "@payrail/core"
+import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { platformsOf } from "./MemoryPlatformRepo.js"
+
+/**
+ * `ApiTokenRepo` in memory, keyed by client id. `findWithPlatform` reads the token and its platform in one
+ * synchronous step, so both are as of one moment.
+ */
+export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, MemoryState> = Layer.effect(
+  ApiTokenRepo.ApiTokenRepo,
+  Effect.gen(function* () {
+    const state = yield* MemoryState
+    const tokens = state.table<ApiToken.ApiToken>("apiTokens")
+    const platforms = platformsOf(state)
+    return {
+      insert: (token) => state.write(() => [undefined, setEntry(tokens, token.clientId, token)]),
+      findByClientId: (clientId) => Effect.sync(() => Option.fromNullable(tokens.get(clientId))),
+      findWithPlatform: (clientId) =>
+        Effect.sync(() =>
+          Option.fromNullable(tokens.get(clientId)).pipe(
+            Option.flatMap((token) =>
+              Option.map(Option.fromNullable(platforms.get(token.platformId)), (platform) => ({ token, platform }))
+            )
+          )
+        ),
+      listByPlatform: (platformId) =>
+        Effect.sync(() => Array.from(tokens.values()).filter((token) => token.platformId === platformId))
+    }
+  })
+)

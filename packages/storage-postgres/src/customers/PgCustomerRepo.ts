@@ -1,0 +1,158 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import type { Fragment } from "@effect/sql/Statement"
+import { Customer, CustomerRepo, Errors, Page, Platform } from "@payrail/core"
+import { type Context, Effect, Layer, Option, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
+import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
+import { Count, record, Returned } from "../internal/rows.js"
+import { isUniqueViolation } from "../internal/sqlState.js"
+import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
+
+const initialVersion = 1
+
+const Identifier = Schema.OptionFromNullOr(Schema.String)
+
+/** A `CustomerRepo.StoredCustomer`: the customer, its write-only identifier (null when absent) and version. */
+const Stored = Schema.Struct({ customer: Customer.Customer, identifier: Identifier, version: Schema.Int })
+
+/** The row of `SELECT record, identifier, version`: the stored customer, its record decoded by the core schema. */
+const StoredRow = Schema.Struct({ record: Customer.Customer, identifier: Identifier, version: Schema.Int }).pipe(
+  Schema.rename({ record: "customer" })
+)
+
+const Filter = Schema.Struct({
+  platformCustomerId: Schema.optional(Schema.String),
+  customerType: Schema.optional(Schema.String),
+  region: Schema.optional(Schema.String),
+  email: Schema.optional(Schema.String),
+  createdAfter: Schema.optional(Schema.DateTimeUtc),
+  createdBefore: Schema.optional(Schema.DateTimeUtc),
+  updatedAfter: Schema.optional(Schema.DateTimeUtc),
+  updatedBefore: Schema.optional(Schema.DateTimeUtc)
+})
+
+const ById = Schema.Struct({ platformId: Platform.PlatformId, id: Customer.CustomerId })
+const Listing = Schema.Struct({ platformId: Platform.PlatformId, filter: Filter, page: PageRequest })
+
+const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: customer.createdAt, id: customer.id })
+
+/**
+ * `CustomerRepo` on the `customers` table, every statement scoped by `platform_id`.
+ *
+ * Guarantees: `(platform_id, platform_customer_id)` is a unique constraint, so of concurrent inserts with one
+ * `platformCustomerId` exactly one succeeds and the others fail with `PlatformCustomerIdTaken` (never swallowed,
+ * also inside a unit of work). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
+ * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
+ * applies. `list` is a keyset page, newest first by `(createdAt, id)` with ids compared in byte order
+ * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Records are decoded with the
+ * core schema on every read; a row that does not decode fails as `StoreFailure`.
+ */
+export const make: Effect.Effect<Context.Tag.Service<CustomerRepo.CustomerRepo>, never, SqlClient.SqlClient> =
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    // The columns of a stored customer, from its encoded form.
+    const columns = (stored: typeof Stored.Encoded) =>
+      Effect.map(jsonText(stored.customer), (json) => ({
+        platform_customer_id: stored.customer.platformCustomerId,
+        customer_type: stored.customer.customerType,
+        region: stored.customer.region ?? null,
+        email: stored.customer.email ?? null,
+        identifier: stored.identifier,
+        record: json,
+        version: stored.version,
+        created_at: stored.customer.createdAt,
+        updated_at: stored.customer.updatedAt
+      }))
+
+    const matching = ({ platformId, filter }: typeof Listing.Encoded): Array<Fragment> => {
+      const conditions: Array<Fragment> = [sql`platform_id = ${platformId}`]
+      const add = <A>(value: A | undefined, condition: (value: A) => Fragment) => {
+        if (value !== undefined) conditions.push(condition(value))
+      }
+      add(filter.platformCustomerId, (value) => sql`platform_customer_id = ${value}`)
+      add(filter.customerType, (value) => sql`customer_type = ${value}`)
+      add(filter.region, (value) => sql`region = ${value}`)
+      add(filter.email, (value) => sql`email = ${value}`)
+      add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
+      add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
+      add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
+      add(filter.updatedBefore, (value) => sql`updated_at <= ${value}::timestamptz`)
+      return conditions
+    }
+
+    const insert = SqlSchema.void({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Stored }),
+      execute: ({ platformId, stored }) =>
+        Effect.flatMap(
+          columns(stored),
+          (values) => sql`INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}`
+        )
+    })
+
+    const findById = SqlSchema.findOne({
+      Request: ById,
+      Result: StoredRow,
+      execute: ({ platformId, id }) =>
+        sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
+    })
+
+    const update = SqlSchema.findOne({
+      Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
+      Result: Returned,
+      execute: ({ platformId, next, expectedVersion }) =>
+        Effect.flatMap(
+          columns(next),
+          (values) => sql`UPDATE customers SET ${sql.update(values)}
+            WHERE platform_id = ${platformId} AND id = ${next.customer.id} AND version = ${expectedVersion}
+            RETURNING id`
+        )
+    })
+
+    const rows = SqlSchema.findAll({
+      Request: Listing,
+      Result: record(Customer.Customer),
+      execute: (request) => sql`SELECT record FROM customers
+        WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
+        ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
+    })
+
+    const count = SqlSchema.single({
+      Request: Listing,
+      Result: Count,
+      execute: (request) => sql`SELECT count(*)::int AS count FROM customers WHERE ${sql.and(matching(request))}`
+    })
+
+    return CustomerRepo.CustomerRepo.of({
+      insert: (platformId, customer, identifier) =>
+        insert({ platformId, stored: { customer, identifier, version: initialVersion } }).pipe(
+          Effect.mapError((error) =>
+            isUniqueViolation(error, customersPlatformCustomerIdKey)
+              ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
+              : Errors.StoreFailure.wrap("customers.insert")(error)
+          )
+        ),
+
+      findById: (platformId, id) =>
+        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))),
+
+      update: (platformId, next, expectedVersion) =>
+        update({ platformId, next, expectedVersion }).pipe(
+          Effect.map(Option.isSome),
+          Effect.mapError(Errors.StoreFailure.wrap("customers.update"))
+        ),
+
+      list: (platformId, filter, page) =>
+        Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
+          concurrency: "unbounded"
+        }).pipe(
+          Effect.map(([customers, totalCount]) => Page.fromOverfetch(customers, page, keyOf, totalCount)),
+          Effect.mapError(Errors.StoreFailure.wrap("customers.list"))
+        )
+    })
+  })
+
+/** Provides `CustomerRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
+export const layer: Layer.Layer<CustomerRepo.CustomerRepo, never, SqlClient.SqlClient> = Layer.effect(
+  CustomerRepo.CustomerRepo,
+  make
+)

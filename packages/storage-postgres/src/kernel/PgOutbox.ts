@@ -1,0 +1,65 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { DomainEvent, Errors, Outbox } from "@payrail/core"
+import { type Context, Effect, Layer, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
+
+const { fields } = DomainEvent.DomainEvent
+
+/** A row of `outbox` as both drivers read it (`timestamp` as a `Date`), decoded to the `DomainEvent`. */
+const EventRow = Schema.transform(
+  Schema.Struct({
+    id: fields.id,
+    platform_id: fields.platformId,
+    type: fields.type,
+    timestamp: Schema.DateTimeUtcFromDate,
+    data: fields.data
+  }).pipe(Schema.rename({ platform_id: "platformId" })),
+  Schema.typeSchema(DomainEvent.DomainEvent),
+  {
+    strict: true,
+    decode: (row) => new DomainEvent.DomainEvent(row),
+    encode: (event) => ({ ...event })
+  }
+)
+
+/**
+ * `Outbox` on the `outbox` table. Appending inside `UnitOfWork.transaction` commits the event with the change it
+ * reports. `pending` returns undelivered events in append order (a `bigserial` sequence, so the order in which
+ * appends were made, which under concurrency can differ from the order in which they committed), at most `limit`.
+ * An event id appended twice fails with `StoreFailure`.
+ */
+export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlClient.SqlClient> = Effect.map(
+  SqlClient.SqlClient,
+  (sql) => {
+    const append = SqlSchema.void({
+      Request: DomainEvent.DomainEvent,
+      execute: (event) =>
+        Effect.flatMap(
+          jsonText(event.data),
+          (data) => sql`INSERT INTO outbox ${sql.insert({
+            id: event.id,
+            platform_id: event.platformId,
+            type: event.type,
+            timestamp: event.timestamp,
+            data
+          })}`
+        )
+    })
+
+    const pending = SqlSchema.findAll({
+      Request: Schema.Int,
+      Result: EventRow,
+      execute: (limit) => sql`SELECT id, platform_id, type, timestamp, data FROM outbox
+        WHERE delivered_at IS NULL ORDER BY seq LIMIT ${limit}`
+    })
+
+    return Outbox.Outbox.of({
+      append: (event) => append(event).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
+      pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending")))
+    })
+  }
+)
+
+/** Provides `Outbox` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
+export const layer: Layer.Layer<Outbox.Outbox, never, SqlClient.SqlClient> = Layer.effect(Outbox.Outbox, make)

@@ -1,0 +1,272 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Errors, Ledger, type Platform } from "@payrail/core"
+import { type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Returned } from "../internal/rows.js"
+
+// Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
+// columns as strings or as lossy JavaScript numbers respectively.
+const Amounts = Schema.Struct({
+  posted_minor: Schema.BigInt,
+  pending_debits_minor: Schema.BigInt,
+  pending_credits_minor: Schema.BigInt
+}).pipe(
+  Schema.rename({
+    posted_minor: "postedMinor",
+    pending_debits_minor: "pendingDebitsMinor",
+    pending_credits_minor: "pendingCreditsMinor"
+  })
+)
+
+/** The arguments of `payrail_ledger_post`: a posting as parallel arrays of its entries, amounts as text. */
+const PostRequest = Schema.Struct({
+  platformId: Schema.String,
+  idempotencyKey: Schema.String,
+  fingerprint: Schema.String,
+  status: Schema.Literal("posted", "pending"),
+  description: Schema.String,
+  createdAt: Schema.DateTimeUtc,
+  accountIds: Schema.Array(Schema.String),
+  currencies: Schema.Array(Schema.String),
+  amounts: Schema.Array(Schema.BigInt)
+})
+
+const PostRow = Schema.Struct({
+  outcome: Schema.Literal("applied", "replayed", "key_reused", "unknown_account", "invalid", "insufficient"),
+  posting_id: Schema.NullOr(Ledger.PostingId),
+  detail: Schema.NullOr(Schema.String)
+})
+type PostRow = typeof PostRow.Type
+type PostFailure = Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
+
+const AccountKey = Schema.Struct({ platformId: Schema.String, accountId: Schema.String })
+
+/** A ledger account's row: guarded accounts carry running balances, system accounts none (nulls). */
+const AccountRow = Schema.Struct({
+  currency: Schema.String,
+  guarded: Schema.Boolean,
+  posted_minor: Schema.NullOr(Schema.BigInt),
+  pending_debits_minor: Schema.NullOr(Schema.BigInt),
+  pending_credits_minor: Schema.NullOr(Schema.BigInt)
+}).pipe(
+  Schema.rename({
+    posted_minor: "postedMinor",
+    pending_debits_minor: "pendingDebitsMinor",
+    pending_credits_minor: "pendingCreditsMinor"
+  })
+)
+
+const Spec = Schema.Struct({
+  id: Schema.String,
+  platformId: Schema.String,
+  currency: Schema.String,
+  guarded: Schema.Boolean
+})
+
+const SpecRow = Schema.Struct({
+  platform_id: Schema.String,
+  currency: Schema.String,
+  guarded: Schema.Boolean
+}).pipe(Schema.rename({ platform_id: "platformId" }))
+
+const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
+const storeFailureUnless =
+  (operation: string) =>
+  <E>(error: E): Ledger.InvalidPosting | Errors.StoreFailure =>
+    error instanceof Ledger.InvalidPosting ? error : Errors.StoreFailure.of(operation, error)
+
+/**
+ * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
+ *
+ * Guarantees: a posting is one call of the `payrail_ledger_post` function, a single statement, so it is atomic on
+ * its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
+ * for a domain reason (`InvalidPosting`, `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves
+ * that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
+ * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
+ * their balances are sums over their entries, so postings touching them run in parallel. The idempotency key is
+ * a unique constraint: of concurrent postings with one key exactly one applies, the others answer as replays.
+ * `confirm`/`release` are guarded transitions from `pending`, so exactly one caller wins. Units of work must run
+ * at READ COMMITTED (the default).
+ */
+export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlClient.SqlClient> = Effect.map(
+  SqlClient.SqlClient,
+  (sql) => {
+    const derived = SqlSchema.single({
+      Request: Schema.String,
+      Result: Amounts,
+      execute: (accountId) => sql`SELECT
+          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'posted'), 0)::text AS posted_minor,
+          coalesce(sum(-e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor < 0), 0)::text AS pending_debits_minor,
+          coalesce(sum(e.amount_minor) FILTER (WHERE p.status = 'pending' AND e.amount_minor > 0), 0)::text AS pending_credits_minor
+        FROM ledger_entries e JOIN ledger_postings p ON p.id = e.posting_id
+        WHERE e.account_id = ${accountId}`
+    })
+
+    const account = SqlSchema.findOne({
+      Request: AccountKey,
+      Result: AccountRow,
+      execute: ({ platformId, accountId }) => sql`SELECT currency, guarded, posted_minor::text AS posted_minor,
+          pending_debits_minor::text AS pending_debits_minor, pending_credits_minor::text AS pending_credits_minor
+        FROM ledger_accounts WHERE id = ${accountId} AND platform_id = ${platformId}`
+    })
+
+    const fromDerived = (accountId: string, currency: string) =>
+      Effect.map(derived(accountId), (amounts) => ({ accountId, currency, ...amounts }))
+
+    const known = (platformId: Platform.PlatformId, accountId: string) =>
+      Effect.flatMap(
+        account({ platformId, accountId }),
+        Option.match({ onNone: () => unknownAccount(accountId), onSome: Effect.succeed })
+      )
+
+    const insertAccount = SqlSchema.findOne({
+      Request: Spec,
+      Result: Returned,
+      execute: (spec) => {
+        const opening = spec.guarded ? "0" : null
+        return sql`INSERT INTO ledger_accounts
+            (id, platform_id, currency, guarded, posted_minor, pending_debits_minor, pending_credits_minor)
+          VALUES (${spec.id}, ${spec.platformId}, ${spec.currency}, ${spec.guarded},
+            ${opening}::bigint, ${opening}::bigint, ${opening}::bigint)
+          ON CONFLICT (id) DO NOTHING RETURNING id`
+      }
+    })
+
+    const specOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: SpecRow,
+      execute: (id) => sql`SELECT platform_id, currency, guarded FROM ledger_accounts WHERE id = ${id}`
+    })
+
+    const settleOnce = SqlSchema.single({
+      Request: Schema.Struct({
+        platformId: Schema.String,
+        postingId: Schema.String,
+        status: Schema.Literal("posted", "released")
+      }),
+      Result: Schema.Struct({ settled: Schema.Boolean }).pipe(Schema.pluck("settled")),
+      execute: ({ platformId, postingId, status }) =>
+        sql`SELECT payrail_ledger_settle(${platformId}, ${postingId}, ${status}) AS settled`
+    })
+
+    const settle = (operation: string, to: "posted" | "released") => (platformId: Platform.PlatformId, postingId: Ledger.PostingId) =>
+      settleOnce({ platformId, postingId, status: to }).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap(operation)),
+        Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
+      )
+
+    const postOnce = SqlSchema.single({
+      Request: PostRequest,
+      Result: PostRow,
+      execute: (request) => sql`SELECT outcome, posting_id, detail FROM payrail_ledger_post(${request.platformId},
+        ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
+        ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
+        ${request.amounts}::bigint[])`
+    })
+
+    const totals = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ currency: Schema.String, total: Schema.BigInt }),
+      execute: (platformId) => sql`SELECT e.currency, sum(e.amount_minor)::text AS total
+        FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
+        WHERE p.platform_id = ${platformId} AND p.status = 'posted'
+        GROUP BY e.currency`
+    })
+
+    const outcome = (posting: Ledger.Posting, row: PostRow): Effect.Effect<Ledger.PostResult, PostFailure> => {
+      switch (row.outcome) {
+        case "applied":
+        case "replayed":
+          return row.posting_id === null
+            ? Effect.fail(Errors.StoreFailure.of("ledger.post: no posting id"))
+            : Effect.succeed({ postingId: row.posting_id, applied: row.outcome === "applied" })
+        case "key_reused":
+          return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
+        case "insufficient":
+          return Ledger.InsufficientFunds.of(row.detail ?? "")
+        case "unknown_account":
+          return unknownAccount(row.detail ?? "")
+        case "invalid":
+          // The SQL function re-checks what `Ledger.validatePosting` checked first; these only guard direct SQL callers.
+          return Ledger.InvalidPosting.of(row.detail?.includes("sum") ? "entries_must_sum_to_zero" : "status_invalid")
+      }
+    }
+
+    // The hot path: one statement, and no more Effect steps than needed (each costs CPU that the database, on the
+    // same cores, would otherwise get).
+    const post = (posting: Ledger.Posting) => {
+      const accountIds: Array<string> = []
+      const currencies: Array<string> = []
+      const amounts: Array<bigint> = []
+      for (const entry of posting.entries) {
+        accountIds.push(entry.accountId)
+        currencies.push(entry.currency)
+        amounts.push(entry.amountMinor)
+      }
+      return DateTime.now.pipe(
+        Effect.flatMap((createdAt) =>
+          postOnce({
+            platformId: posting.platformId,
+            idempotencyKey: posting.idempotencyKey,
+            fingerprint: Ledger.fingerprint(posting),
+            status: posting.status,
+            description: posting.description,
+            createdAt,
+            accountIds,
+            currencies,
+            amounts
+          })
+        ),
+        Effect.mapError(Errors.StoreFailure.wrap("ledger.post")),
+        Effect.flatMap((row) => outcome(posting, row))
+      )
+    }
+
+    return Ledger.Ledger.of({
+      openAccount: (spec) =>
+        Effect.gen(function* () {
+          const valid = yield* Ledger.validateAccount(spec)
+          const inserted = yield* insertAccount(valid).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
+          if (Option.isSome(inserted)) return
+          const existing = yield* specOf(valid.id).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
+          const same = Option.exists(
+            existing,
+            (found) =>
+              found.platformId === valid.platformId && found.currency === valid.currency && found.guarded === valid.guarded
+          )
+          if (!same) return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
+        }),
+
+      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),
+      confirm: settle("ledger.confirm", "posted"),
+      release: settle("ledger.release", "released"),
+
+      balance: (platformId, accountId) =>
+        Effect.flatMap(known(platformId, accountId), (row) =>
+          row.guarded
+            ? Effect.succeed({
+                accountId,
+                currency: row.currency,
+                postedMinor: row.postedMinor ?? 0n,
+                pendingDebitsMinor: row.pendingDebitsMinor ?? 0n,
+                pendingCreditsMinor: row.pendingCreditsMinor ?? 0n
+              })
+            : fromDerived(accountId, row.currency)
+        ).pipe(Effect.mapError(storeFailureUnless("ledger.balance"))),
+
+      reconcile: (platformId, accountId) =>
+        Effect.flatMap(known(platformId, accountId), (row) => fromDerived(accountId, row.currency)).pipe(
+          Effect.mapError(storeFailureUnless("ledger.reconcile"))
+        ),
+
+      postedTotals: (platformId) =>
+        totals(platformId).pipe(
+          Effect.map((rows) => new Map(rows.map((row) => [row.currency, row.total] as const))),
+          Effect.mapError(Errors.StoreFailure.wrap("ledger.postedTotals"))
+        )
+    })
+  }
+)
+
+/** Provides `Ledger` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
+export const layer: Layer.Layer<Ledger.Ledger, never, SqlClient.SqlClient> = Layer.effect(Ledger.Ledger, make)

@@ -1,0 +1,31 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Effect } from "effect"
+import platforms from "./0001_platforms.js"
+import apiTokens from "./0002_api_tokens.js"
+import customers from "./0003_customers.js"
+import outbox from "./0004_outbox.js"
+import ledger from "./0005_ledger.js"
+import internalAccounts from "./0006_internal_accounts.js"
+import authMethods from "./0007_auth_methods.js"
+import externalAccounts from "./0008_external_accounts.js"
+
+/**
+ * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
+ * `payrail_migrations`. A schema change is a new module with the next id, added here; a migration that has
+ * shipped never changes, since databases that applied it do not run it again.
+ *
+ * Conventions of the statements: ids are collated "C", so that ordering them matches JavaScript string order, as
+ * in the memory adapter; each record is kept encoded in `record`, and the other columns exist to find, filter and
+ * order rows.
+ */
+export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClient.SqlClient>>> = {
+  "0001_platforms": platforms,
+  "0002_api_tokens": apiTokens,
+  "0003_customers": customers,
+  "0004_outbox": outbox,
+  "0005_ledger": ledger,
+  "0006_internal_accounts": internalAccounts,
+  "0007_auth_methods": authMethods,
+  "0008_external_accounts": externalAccounts
+}

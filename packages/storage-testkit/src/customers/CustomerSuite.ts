@@ -1,0 +1,142 @@
+import { expect } from "@effect/vitest"
+import { Effect, Either, Option } from "effect"
+import { CustomerErrors, CustomerRepo, Page } from "@payrail/core"
+import * as Fixtures from "../Fixtures.js"
+import type { Methods } from "../internal/Methods.js"
+
+const firstPage = (limit: number): Page.PageRequest => ({ limit, after: Option.none() })
+
+/** Customers: scoping per platform, the unique platformCustomerId under races, guarded updates, keyset pages. */
+export const register = (it: Methods) => {
+  it.effect("finds a customer only within its own platform, with its identifier and version 1", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const mine = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const customer = Fixtures.individual()
+      yield* repo.insert(mine.id, customer, Option.some("123-45-6789"))
+      expect(yield* repo.findById(mine.id, customer.id)).toEqual(
+        Option.some({ customer, identifier: Option.some("123-45-6789"), version: 1 })
+      )
+      expect(yield* repo.findById(other.id, customer.id)).toEqual(Option.none())
+    }))
+
+  it.effect("round-trips a business customer", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const customer = Fixtures.business()
+      yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
+      const found = yield* repo.findById(platform.id, customer.id)
+      expect(Option.map(found, (stored) => stored.customer)).toEqual(Option.some(customer))
+    }))
+
+  it.effect("rejects a second customer with the same platformCustomerId on one platform only", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      yield* repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
+      const duplicate = yield* Effect.either(
+        repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
+      )
+      expect(duplicate).toEqual(Either.left(CustomerErrors.PlatformCustomerIdTaken.of("shared-id")))
+      yield* repo.insert(other.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
+      const page = yield* repo.list(platform.id, { platformCustomerId: "shared-id" }, firstPage(10))
+      expect(page.totalCount).toBe(1)
+    }))
+
+  it.effect("lets exactly one of 20 concurrent inserts with one platformCustomerId win", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const results = yield* Effect.all(
+        Array.from({ length: 20 }, () =>
+          Effect.either(repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "race" }), Fixtures.noIdentifier))
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect(results.filter(Either.isRight)).toHaveLength(1)
+      expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual(
+        Array.from({ length: 19 }, () => "PlatformCustomerIdTaken")
+      )
+      expect((yield* repo.list(platform.id, {}, firstPage(100))).totalCount).toBe(1)
+    }))
+
+  it.effect("applies an update only at the version it was read at", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const customer = Fixtures.individual()
+      yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
+      const renamed = { ...customer, fullName: "Grace Hopper" }
+      const next = { customer: renamed, identifier: Option.some("987-65-4321"), version: 2 }
+      expect(yield* repo.update(platform.id, next, 1)).toBe(true)
+      expect(yield* repo.update(platform.id, { ...next, version: 3 }, 1)).toBe(false)
+      const other = yield* Fixtures.insertPlatform
+      expect(yield* repo.update(other.id, { ...next, version: 3 }, 2)).toBe(false)
+      expect(yield* repo.findById(platform.id, customer.id)).toEqual(Option.some(next))
+    }))
+
+  it.effect("lets exactly one of 10 concurrent updates from one version apply", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const customer = Fixtures.individual()
+      yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
+      const applied = yield* Effect.all(
+        Array.from({ length: 10 }, (_, index) =>
+          repo.update(platform.id, { customer: { ...customer, fullName: `Writer ${index}` }, identifier: Option.none(), version: 2 }, 1)
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect(applied.filter(Boolean)).toHaveLength(1)
+    }))
+
+  it.effect("pages newest first by (createdAt, id) without gaps or repeats, with the total count", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      // Pairs share a creation instant, so the id decides their order.
+      const customers = Array.from({ length: 7 }, (_, index) => Fixtures.individual({ offsetMillis: Math.floor(index / 2) * 1000 }))
+      for (const customer of customers) yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
+      const expected = [...customers]
+        .sort((a, b) => Page.compareNewestFirst(a, b))
+        .map((customer) => customer.id)
+
+      const seen: Array<string> = []
+      let request = firstPage(3)
+      for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
+        const page = yield* repo.list(platform.id, {}, request)
+        expect(page.totalCount).toBe(7)
+        seen.push(...page.data.map((customer) => customer.id))
+        expect(page.hasMore).toBe(pageNumber < 2)
+        expect(page.nextCursor !== undefined).toBe(page.hasMore)
+        if (page.nextCursor !== undefined) {
+          request = { limit: 3, after: Option.some(yield* Page.decodeCursor(page.nextCursor)) }
+        }
+      }
+      expect(seen).toEqual(expected)
+    }))
+
+  it.effect("filters by type, region, platformCustomerId, email and creation time", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const early = Fixtures.individual({ offsetMillis: 0, region: "US" })
+      const late = Fixtures.individual({ offsetMillis: 60_000, region: "MX" })
+      const company = Fixtures.business(30_000)
+      for (const customer of [early, late, company]) yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
+      const ids = (filter: CustomerRepo.CustomerFilter) =>
+        Effect.map(repo.list(platform.id, filter, firstPage(100)), (page) => page.data.map((customer) => customer.id))
+
+      expect(yield* ids({ customerType: "BUSINESS" })).toEqual([company.id])
+      expect(yield* ids({ customerType: "INDIVIDUAL" })).toEqual([late.id, early.id])
+      expect(yield* ids({ region: late.region! })).toEqual([late.id])
+      expect(yield* ids({ platformCustomerId: early.platformCustomerId })).toEqual([early.id])
+      expect(yield* ids({ email: early.email! })).toEqual([early.id])
+      expect(yield* ids({ createdAfter: Fixtures.at(30_000) })).toEqual([late.id, company.id])
+      expect(yield* ids({ createdBefore: Fixtures.at(30_000) })).toEqual([company.id, early.id])
+      expect(yield* ids({ updatedAfter: Fixtures.at(30_001), updatedBefore: Fixtures.at(60_000) })).toEqual([late.id])
+    }))
+}
