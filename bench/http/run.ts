@@ -50,6 +50,8 @@ const measure = async (subjects: Subjects, endpoint: Endpoint, subject: Subject,
     if (target === undefined) throw new Error(`no ${subject} server`)
     return runLoad(target.server.baseUrl, referenceLoad(endpoint, target.server, target.seeded), duration)
   }
+  const running = subject === "raw" ? subjects.raw : target?.server
+  if (running !== undefined && !running.alive()) throw new Error(`the ${running.label} is not running any more`)
   await run(warmUpSeconds)
   if (countsStatements) await resetStatements(database)
   const pid = subject === "raw" ? subjects.raw.pid : target?.server.pid
@@ -110,7 +112,9 @@ const main = async () => {
   }
   console.log(`\nmedians over ${rounds} rounds; % of base is the median of per-round ratios to the baseline run beside it`)
   console.log("stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;")
-  console.log("db exec ms: PostgreSQL's execution time per request; node/db CPU ms: CPU time per request of the server process / of PostgreSQL")
+  console.log("  (pg_stat_statements counts pgbench's prepared BEGIN and END on first use only: its 5 statements show as 3)")
+  console.log("db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request")
+  console.log("  of the server process (all threads) / of PostgreSQL (postmaster and backends); non-2xx/err: summed over rounds")
   console.log("")
   console.log(table(samples, order))
   console.log("")

@@ -14,6 +14,8 @@ export interface ServerProcess {
   readonly baseUrl: string
   /** Stops the process gracefully (SIGINT, then SIGKILL after 20 s) and waits for it to exit. */
   readonly stop: () => Promise<void>
+  /** Whether the process is still running. */
+  readonly alive: () => boolean
 }
 
 /** The reference server with the credentials of its bootstrapped sandbox platform. */
@@ -53,7 +55,15 @@ const startNode = async (
   }
   child.stdout?.setEncoding("utf8").on("data", keep)
   child.stderr?.setEncoding("utf8").on("data", keep)
-  const stop = stopper(child)
+  let stopping = false
+  child.once("exit", (code, signal) => {
+    if (!stopping) console.error(`\n${label} exited unexpectedly (${code ?? signal}); its last output:\n${output.join("")}`)
+  })
+  const stopNow = stopper(child)
+  const stop = () => {
+    stopping = true
+    return stopNow()
+  }
   defer(label, stop)
   const baseUrl = `http://127.0.0.1:${port}`
   const deadline = performance.now() + readyWithinMs
@@ -65,7 +75,7 @@ const startNode = async (
     await sleep(100)
   }
   if (child.pid === undefined) throw new Error(`${label} has no process id`)
-  return { label, pid: child.pid, baseUrl, stop }
+  return { label, pid: child.pid, baseUrl, stop, alive: () => !exited(child) }
 }
 
 /** The raw node:http baseline (bench/http/rawServer.ts). */
