@@ -18,7 +18,8 @@ import { perRequest, readStatements, resetStatements } from "./statements.js"
 //   BENCH_SECONDS (per run, default 6), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (before each run, default 1),
 //   BENCH_CUSTOMERS (seeded per server, default 100), BENCH_DATABASE_URL (use that PostgreSQL server instead of
 //   starting a cluster; a database is created and dropped in it), BENCH_PG_BIN (PostgreSQL's bin directory),
-//   BENCH_STORAGES (postgres,pglite by default; for example `postgres` alone).
+//   BENCH_STORAGES (postgres,pglite by default; for example `postgres` alone), BENCH_ENDPOINTS (all by default; any of
+//   health, getCustomer, listCustomers, createCustomer, fund, comma-separated).
 
 const seconds = envNumber("BENCH_SECONDS", 6)
 const rounds = Math.round(envNumber("BENCH_ROUNDS", 3))
@@ -28,6 +29,10 @@ const storages = (process.env["BENCH_STORAGES"] ?? "postgres,pglite")
   .split(",")
   .map((name) => name.trim())
   .filter((name): name is "postgres" | "pglite" => name === "postgres" || name === "pglite")
+const measured = (process.env["BENCH_ENDPOINTS"] ?? endpoints.join(","))
+  .split(",")
+  .map((name) => name.trim())
+  .filter((name): name is Endpoint => (endpoints as ReadonlyArray<string>).includes(name))
 const fundClients = 16
 
 interface Subjects {
@@ -98,7 +103,7 @@ const main = async () => {
   const order: ReadonlyArray<Subject> = storages
   const samples: Array<Sample> = []
   for (let round = 0; round < rounds; round++) {
-    for (const endpoint of endpoints) {
+    for (const endpoint of measured) {
       const baseline = baselineOf(endpoint)
       const set = (baseline === "pgbench" && shape === undefined ? order : [baseline, ...order])
       for (const subject of round % 2 === 0 ? set : [...set].reverse()) {
