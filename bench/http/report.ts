@@ -23,6 +23,8 @@ export interface Sample {
   readonly serverCpuMs: number | undefined
   /** CPU time of PostgreSQL (postmaster and every backend) per request, in ms; only on the bench's own cluster. */
   readonly databaseCpuMs: number | undefined
+  /** CPU time of the load generator (autocannon in the bench process) per request, in ms; not for pgbench. */
+  readonly clientCpuMs: number | undefined
 }
 
 /** The issue's targets: the share of the baseline's requests/s, and for funding the p99 too. */
@@ -88,6 +90,7 @@ const columns = [
   ["db exec ms", 11],
   ["node CPU ms", 12],
   ["db CPU ms", 10],
+  ["load CPU ms", 12],
   ["non-2xx/err", 12]
 ] as const
 
@@ -137,6 +140,7 @@ export const table = (samples: ReadonlyArray<Sample>, subjects: ReadonlyArray<Su
           statements.length === 0 ? "-" : fixed(median(statements.map((counts) => counts.execMsPerRequest)), 3),
           fixed(median(runs.flatMap((run) => (run.serverCpuMs === undefined ? [] : [run.serverCpuMs]))), 3),
           fixed(median(runs.flatMap((run) => (run.databaseCpuMs === undefined ? [] : [run.databaseCpuMs]))), 3),
+          fixed(median(runs.flatMap((run) => (run.clientCpuMs === undefined ? [] : [run.clientCpuMs]))), 3),
           `${failures}/${errors}`
         ])
       )

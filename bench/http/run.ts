@@ -63,7 +63,9 @@ const measure = async (subjects: Subjects, endpoint: Endpoint, subject: Subject,
   const serverBefore = pid === undefined ? 0 : cpuSeconds(pid)
   const postmaster = database.postmasterPid
   const databaseBefore = postmaster === undefined ? 0 : treeCpuSeconds(postmaster)
+  const clientBefore = process.cpuUsage()
   const load = await run(seconds)
+  const client = process.cpuUsage(clientBefore)
   const serverCpu = pid === undefined ? undefined : cpuSeconds(pid) - serverBefore
   const databaseCpu = postmaster === undefined || subject === "raw" || subject === "pglite" ? undefined : treeCpuSeconds(postmaster) - databaseBefore
   const requests = Math.max(1, load.requests)
@@ -74,7 +76,8 @@ const measure = async (subjects: Subjects, endpoint: Endpoint, subject: Subject,
     load,
     statements: countsStatements && database.statements ? perRequest(await readStatements(database), load.requests) : undefined,
     serverCpuMs: serverCpu === undefined ? undefined : (serverCpu * 1000) / requests,
-    databaseCpuMs: databaseCpu === undefined ? undefined : (databaseCpu * 1000) / requests
+    databaseCpuMs: databaseCpu === undefined ? undefined : (databaseCpu * 1000) / requests,
+    clientCpuMs: subject === "pgbench" ? undefined : (client.user + client.system) / 1000 / requests
   }
 }
 
@@ -119,7 +122,8 @@ const main = async () => {
   console.log("stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;")
   console.log("  (pg_stat_statements counts pgbench's prepared BEGIN and END on first use only: its 5 statements show as 3)")
   console.log("db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request")
-  console.log("  of the server process (all threads) / of PostgreSQL (postmaster and backends); non-2xx/err: summed over rounds")
+  console.log("  of the server process (all threads) / of PostgreSQL (postmaster and backends); load CPU ms: of autocannon (this")
+  console.log("  process); non-2xx/err: non-2xx responses / connection errors and timeouts, summed over rounds")
   console.log("")
   console.log(table(samples, order))
   console.log("")
