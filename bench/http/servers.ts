@@ -120,16 +120,20 @@ export const startReference = async (options: {
   const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}`
   const args = [...(options.nodeFlags ?? []), "--import", "tsx", path.join(root, "packages/server/src/bin.ts"), "serve"]
   const server = await startNode(label, args, env, port, "/health", 180_000)
-  // The banner (and the credentials file) come after the listener is up: wait for the file.
+  // The banner (and the credentials file) come after the listener is up: wait until the file holds a whole document.
   const file = path.join(dataDir, "sandbox-credentials.json")
+  const read = () =>
+    readFile(file, "utf8").then(
+      (text) => SandboxCredentials(JSON.parse(text)),
+      () => undefined
+    ).catch(() => undefined)
   const deadline = performance.now() + 30_000
-  let text = await readFile(file, "utf8").catch(() => undefined)
-  while (text === undefined && performance.now() < deadline) {
+  let credentials = await read()
+  while (credentials === undefined && performance.now() < deadline) {
     await sleep(100)
-    text = await readFile(file, "utf8").catch(() => undefined)
+    credentials = await read()
   }
-  if (text === undefined) throw new Error(`${label} wrote no ${file}`)
-  const credentials = SandboxCredentials(JSON.parse(text))
+  if (credentials === undefined) throw new Error(`${label} wrote no credentials to ${file}`)
   const authorization = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`
   return { ...server, storage: options.storage, platformId: credentials.platformId, authorization }
 }
