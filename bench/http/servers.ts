@@ -97,12 +97,13 @@ const SandboxCredentials = (value: unknown): { platformId: string; clientId: str
  * The reference server (`packages/server/src/bin.ts serve` through tsx) on PostgreSQL at `databaseUrl`, or on
  * PGlite in a temporary data directory, with LOG_LEVEL=warning. Its first start bootstraps a sandbox platform
  * whose credentials it keeps in `<data dir>/sandbox-credentials.json`; they are read from there. `nodeFlags` go
- * before the script (for example `--cpu-prof`).
+ * before the script (for example `--cpu-prof`); `root` is the checkout whose server runs (default: this one).
  */
 export const startReference = async (options: {
   readonly storage: "postgres" | "pglite"
   readonly databaseUrl?: string
   readonly nodeFlags?: ReadonlyArray<string>
+  readonly root?: string
 }): Promise<ReferenceServer> => {
   const dataDir = await mkdtemp(path.join(tmpdir(), `payrail-bench-http-${options.storage}-`))
   defer(`the ${options.storage} server's data directory`, () => rm(dataDir, { recursive: true, force: true }))
@@ -117,8 +118,8 @@ export const startReference = async (options: {
     PAYRAIL_DATA_DIR: dataDir,
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
   })
-  const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}`
-  const args = [...(options.nodeFlags ?? []), "--import", "tsx", path.join(root, "packages/server/src/bin.ts"), "serve"]
+  const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${options.root === undefined ? "" : ` (${options.root})`}`
+  const args = [...(options.nodeFlags ?? []), "--import", "tsx", path.join(options.root ?? root, "packages/server/src/bin.ts"), "serve"]
   const server = await startNode(label, args, env, port, "/health", 180_000)
   // The banner (and the credentials file) come after the listener is up: wait until the file holds a whole document.
   const file = path.join(dataDir, "sandbox-credentials.json")
