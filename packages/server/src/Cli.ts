@@ -15,7 +15,11 @@ const withDomain =
     Effect.flatMap(config, (settings) => effect.pipe(Effect.provide(AppLayer.make(settings, owner))))
 
 const serve = Command.make("serve", {}, () =>
-  Effect.flatMap(config, (settings) => Layer.launch(Serve.layer(settings)))
+  Effect.flatMap(config, (settings) =>
+    // With no tracer to export to, every span (one per use case, one per SQL statement) is pure cost on the request
+    // path; the server records them only when asked to.
+    Layer.launch(Serve.layer(settings)).pipe(Effect.withTracerEnabled(settings.tracing))
+  )
 ).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
 
 const migrate = Command.make("migrate", {}, () =>

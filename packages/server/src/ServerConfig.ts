@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly logLevel: LogLevel.LogLevel
   readonly logFormat: "pretty" | "logfmt" | "json"
   readonly shutdownTimeoutSeconds: number
+  /** Whether use cases and statements record spans; off unless a tracer is configured (`PAYRAIL_TRACING`). */
+  readonly tracing: boolean
 }
 
 // `warning` and `none` are the names the configuration table documented before `Config.logLevel` was used.
@@ -54,6 +56,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
   publicUrl: Config.option(Config.url("PAYRAIL_PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")))),
   logLevel: logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   logFormat: Config.literal("pretty", "logfmt", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
+  tracing: Config.boolean("PAYRAIL_TRACING").pipe(Config.withDefault(false)),
   shutdownTimeoutSeconds: Config.integer("PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS").pipe(
     Config.validate({ message: "must be between 0 and 600", validation: (seconds) => seconds >= 0 && seconds <= 600 }),
     Config.withDefault(10)
