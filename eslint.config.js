@@ -13,7 +13,10 @@ export default tseslint.config(
     files: ["**/*.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/ban-ts-comment": ["error", { "ts-ignore": true, "ts-nocheck": true, "ts-expect-error": "allow-with-description" }],
+      "@typescript-eslint/ban-ts-comment": [
+        "error",
+        { "ts-ignore": true, "ts-nocheck": true, "ts-expect-error": "allow-with-description" }
+      ],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-namespace": "off",
       "no-console": "off"
@@ -23,53 +26,86 @@ export default tseslint.config(
     files: ["packages/*/src/**/*.ts"],
     ignores: ["packages/server/src/**"],
     rules: {
-      "no-restricted-properties": ["error",
+      "no-restricted-properties": [
+        "error",
         { object: "Date", property: "now", message: "Read time from Effect's Clock." },
         { object: "Math", property: "random", message: "Use the Ids service or Effect's Random." }
       ],
-      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Read time from Effect's Clock." }]
+      "no-restricted-syntax": [
+        "error",
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Read time from Effect's Clock." }
+      ]
     }
   },
   {
     files: ["packages/core/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@payrail/*", "!@payrail/account-formats"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." }
-      ] }]
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
+            { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
+            {
+              group: ["@payrail/*", "!@payrail/account-formats"],
+              message: "core depends on effect and @payrail/account-formats only."
+            },
+            { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." }
+          ]
+        }
+      ]
     }
   },
   {
     // A bounded context reaches another only through its index.ts, never its modules or its internal/ folder.
     files: ["packages/core/src/*/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@payrail/*", "!@payrail/account-formats"], message: "core depends on effect and @payrail/account-formats only." },
-        { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." },
-        { group: ["../*/*", "!../*/index.js"], message: "Import another bounded context through its index.ts." },
-        { group: ["../*/internal/*", "../../*"], message: "Import another bounded context through its index.ts." }
-      ] }]
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "core depends on effect and @payrail/account-formats only." },
+            { group: ["@effect/*"], message: "core depends on effect and @payrail/account-formats only." },
+            {
+              group: ["@payrail/*", "!@payrail/account-formats"],
+              message: "core depends on effect and @payrail/account-formats only."
+            },
+            { group: ["@payrail/account-formats/*"], message: "Import account formats through the package's index." },
+            { group: ["../*/*", "!../*/index.js"], message: "Import another bounded context through its index.ts." },
+            { group: ["../*/internal/*", "../../*"], message: "Import another bounded context through its index.ts." }
+          ]
+        }
+      ]
     }
   },
   {
     files: ["packages/account-formats/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["node:*"], message: "account-formats runs in browsers and React Native: no node: modules." },
-        { group: ["@payrail/*", "@effect/*"], message: "account-formats depends on effect, @noble/hashes and @scure/base only." }
-      ] }]
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "account-formats runs in browsers and React Native: no node: modules." },
+            {
+              group: ["@payrail/*", "@effect/*"],
+              message: "account-formats depends on effect, @noble/hashes and @scure/base only."
+            }
+          ]
+        }
+      ]
     }
   },
   {
     files: ["packages/wallet-protocol/src/**/*.ts", "packages/signer/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [
-        { group: ["node:*"], message: "Device packages run in browsers and React Native: no node: modules." }
-      ] }]
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "Device packages run in browsers and React Native: no node: modules." }
+          ]
+        }
+      ]
     }
   }
 )

@@ -26,8 +26,14 @@ export const pgBin = (program: string): string => {
   const configured = process.env["BENCH_PG_BIN"]
   if (configured !== undefined && configured !== "") return path.join(configured, program)
   const root = "/usr/lib/postgresql"
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : []
-  const found = versions.map((version) => path.join(root, version, "bin", program)).find((candidate) => existsSync(candidate))
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : []
+  const found = versions
+    .map((version) => path.join(root, version, "bin", program))
+    .find((candidate) => existsSync(candidate))
   return found ?? program
 }
 
@@ -38,7 +44,8 @@ export const psql = (url: string, sql: string): Promise<string> =>
       pgBin("psql"),
       ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-F", "\t", "-d", url, "-c", sql],
       { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(`psql: ${stderr || error.message}`)))
+      (error, stdout, stderr) =>
+        error === null ? resolve(stdout) : reject(new Error(`psql: ${stderr || error.message}`))
     )
   })
 
@@ -49,7 +56,10 @@ const withDatabase = (url: string, name: string): string => {
 }
 
 const describe = async (url: string, where: string): Promise<string> => {
-  const settings = await psql(url, "SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes'), current_setting('shared_buffers')")
+  const settings = await psql(
+    url,
+    "SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit'), current_setting('full_page_writes'), current_setting('shared_buffers')"
+  )
   const [version, fsync, synchronousCommit, fullPageWrites, sharedBuffers] = settings.trim().split("\t")
   return `PostgreSQL ${version} ${where}: fsync=${fsync}, synchronous_commit=${synchronousCommit}, full_page_writes=${fullPageWrites}, shared_buffers=${sharedBuffers}`
 }
@@ -88,10 +98,14 @@ const startCluster = async (): Promise<Database> => {
   const user = clusterUser()
   if (user !== undefined) chownSync(directory, user.uid, user.gid)
   const dataDir = path.join(directory, "data")
-  execFileSync(pgBin("initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"], {
-    stdio: "pipe",
-    ...user
-  })
+  execFileSync(
+    pgBin("initdb"),
+    ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
+    {
+      stdio: "pipe",
+      ...user
+    }
+  )
   const port = await freePort()
   const settings = {
     listen_addresses: "127.0.0.1",
@@ -113,7 +127,8 @@ const startCluster = async (): Promise<Database> => {
     if (log.length > 200) log.shift()
   })
   process.once("exit", (code) => {
-    if (code !== 0 && log.length > 0) console.error(`PostgreSQL log (last lines):\n${log.join("").split("\n").slice(-30).join("\n")}`)
+    if (code !== 0 && log.length > 0)
+      console.error(`PostgreSQL log (last lines):\n${log.join("").split("\n").slice(-30).join("\n")}`)
   })
   // Fast shutdown: sessions are ended, nothing is waited for; the directory is deleted afterwards anyway.
   defer("PostgreSQL", async () => {
@@ -125,8 +140,15 @@ const startCluster = async (): Promise<Database> => {
   const deadline = performance.now() + 30_000
   for (;;) {
     if (postmaster.exitCode !== null) throw new Error(`PostgreSQL did not start:\n${log.join("")}`)
-    if (await psql(adminUrl, "SELECT 1").then(() => true, () => false)) break
-    if (performance.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 30 s:\n${log.join("")}`)
+    if (
+      await psql(adminUrl, "SELECT 1").then(
+        () => true,
+        () => false
+      )
+    )
+      break
+    if (performance.now() > deadline)
+      throw new Error(`PostgreSQL did not accept connections within 30 s:\n${log.join("")}`)
     await sleep(100)
   }
   await psql(adminUrl, "CREATE DATABASE payrail")

@@ -33,22 +33,43 @@ interface Side {
   readonly statements: Map<Endpoint, Array<number>>
 }
 
-const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-const record = (map: Map<Endpoint, Array<number>>, endpoint: Endpoint, value: number) => map.set(endpoint, [...(map.get(endpoint) ?? []), value])
+const median = (values: ReadonlyArray<number>): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+const record = (map: Map<Endpoint, Array<number>>, endpoint: Endpoint, value: number) =>
+  map.set(endpoint, [...(map.get(endpoint) ?? []), value])
 
 const main = async () => {
   const experimentRoot = process.env["COMPARE_ROOT"]
-  if (experimentRoot === undefined || experimentRoot === "") throw new Error("COMPARE_ROOT must name the checkout to compare with")
+  if (experimentRoot === undefined || experimentRoot === "")
+    throw new Error("COMPARE_ROOT must name the checkout to compare with")
   const database = await Cluster.open()
   console.log(database.description)
   await Cluster.psql(database.adminUrl, "CREATE DATABASE payrail_experiment")
-  const experimentDatabase = { ...database, url: database.url.replace(/\/payrail$/, "/payrail_experiment"), name: "payrail_experiment" }
+  const experimentDatabase = {
+    ...database,
+    url: database.url.replace(/\/payrail$/, "/payrail_experiment"),
+    name: "payrail_experiment"
+  }
   const side = async (label: Side["label"], db: Cluster.Database, root?: string): Promise<Side> => {
-    const server = await startReference({ storage: "postgres", databaseUrl: db.url, ...(root === undefined ? {} : { root }) })
-    return { label, server, database: db, seeded: await seed(server, 100), perSecond: new Map(), cpuMs: new Map(), statements: new Map() }
+    const server = await startReference({
+      storage: "postgres",
+      databaseUrl: db.url,
+      ...(root === undefined ? {} : { root })
+    })
+    return {
+      label,
+      server,
+      database: db,
+      seeded: await seed(server, 100),
+      perSecond: new Map(),
+      cpuMs: new Map(),
+      statements: new Map()
+    }
   }
   const sides = [await side("control", database), await side("experiment", experimentDatabase, experimentRoot)]
-  console.log(`control: this checkout; experiment: ${experimentRoot}; ${rounds} rounds of ${seconds} s; load average ${loadavg()[0]?.toFixed(2)}`)
+  console.log(
+    `control: this checkout; experiment: ${experimentRoot}; ${rounds} rounds of ${seconds} s; load average ${loadavg()[0]?.toFixed(2)}`
+  )
   for (let round = 0; round < rounds; round++) {
     for (const endpoint of measured) {
       for (const current of round % 2 === 0 ? sides : [...sides].reverse()) {
@@ -60,7 +81,11 @@ const main = async () => {
         const requests = Math.max(1, load.requests)
         record(current.perSecond, endpoint, load.perSecond)
         record(current.cpuMs, endpoint, ((cpuSeconds(current.server.pid) - before) * 1000) / requests)
-        record(current.statements, endpoint, perRequest(await readStatements(current.database), load.requests).perRequest)
+        record(
+          current.statements,
+          endpoint,
+          perRequest(await readStatements(current.database), load.requests).perRequest
+        )
         const failures = load.non2xx + load.errors + load.timeouts
         console.log(
           `round ${round + 1}  ${endpointLabels[endpoint].padEnd(24)} ${current.label.padEnd(10)} ${Math.round(load.perSecond).toString().padStart(6)} req/s` +
@@ -69,19 +94,31 @@ const main = async () => {
       }
     }
   }
-  console.log(`\n${"endpoint".padEnd(24)} ${"side".padEnd(10)} ${"req/s".padStart(7)} ${"CPU ms/req".padStart(11)} ${"stmts/req".padStart(10)}`)
+  console.log(
+    `\n${"endpoint".padEnd(24)} ${"side".padEnd(10)} ${"req/s".padStart(7)} ${"CPU ms/req".padStart(11)} ${"stmts/req".padStart(10)}`
+  )
   for (const endpoint of measured) {
     for (const current of sides) {
       console.log(
-        `${endpointLabels[endpoint].padEnd(24)} ${current.label.padEnd(10)} ${Math.round(median(current.perSecond.get(endpoint) ?? [])).toString().padStart(7)} ` +
-          `${median(current.cpuMs.get(endpoint) ?? []).toFixed(3).padStart(11)} ${median(current.statements.get(endpoint) ?? []).toFixed(1).padStart(10)}`
+        `${endpointLabels[endpoint].padEnd(24)} ${current.label.padEnd(10)} ${Math.round(
+          median(current.perSecond.get(endpoint) ?? [])
+        )
+          .toString()
+          .padStart(7)} ` +
+          `${median(current.cpuMs.get(endpoint) ?? [])
+            .toFixed(3)
+            .padStart(11)} ${median(current.statements.get(endpoint) ?? [])
+            .toFixed(1)
+            .padStart(10)}`
       )
     }
     const [control, experiment] = sides
     if (control === undefined || experiment === undefined) continue
     const ratio = (pick: (side: Side) => Map<Endpoint, Array<number>>) =>
       (median(pick(experiment).get(endpoint) ?? []) / median(pick(control).get(endpoint) ?? [])).toFixed(2)
-    console.log(`${"".padEnd(24)} experiment/control: req/s x${ratio((s) => s.perSecond)}, CPU/req x${ratio((s) => s.cpuMs)}`)
+    console.log(
+      `${"".padEnd(24)} experiment/control: req/s x${ratio((s) => s.perSecond)}, CPU/req x${ratio((s) => s.cpuMs)}`
+    )
   }
   console.log(`load average at the end: ${loadavg()[0]?.toFixed(2)}`)
 }

@@ -76,9 +76,12 @@ const categoryOf = (functionName: string, url: string): string => {
   const file = fileOf(functionName, url)
   if (url === "" && socketWrites.has(functionName)) return "socket writes (writev and friends, native)"
   if (module === "(garbage collector)") return "garbage collection"
-  if (module === "effect") return schemaFiles.test(file) ? "Schema decoding and encoding (effect)" : "Effect runtime (fibers, context, core)"
-  if (["pg", "pg-protocol", "pg-pool", "pg-types", "@effect/sql", "@effect/sql-pg", "postgres-array"].includes(module)) return "SQL client (pg, @effect/sql)"
-  if (module.startsWith("@effect/platform") || /^node:(_http|http)/.test(module)) return "HTTP (node:http, @effect/platform)"
+  if (module === "effect")
+    return schemaFiles.test(file) ? "Schema decoding and encoding (effect)" : "Effect runtime (fibers, context, core)"
+  if (["pg", "pg-protocol", "pg-pool", "pg-types", "@effect/sql", "@effect/sql-pg", "postgres-array"].includes(module))
+    return "SQL client (pg, @effect/sql)"
+  if (module.startsWith("@effect/platform") || /^node:(_http|http)/.test(module))
+    return "HTTP (node:http, @effect/platform)"
   if (module === "node:crypto" || file.includes("crypto")) return "crypto"
   if (module.startsWith("@payrail/")) return "Payrail code"
   if (module.startsWith("node:")) return "other Node internals (streams, net, events, timers)"
@@ -125,7 +128,10 @@ export const summarize = (profile: CpuProfile, window: Window, top = 25): Summar
     add(modules, moduleOf(functionName, url))
     add(categories, categoryOf(functionName, url))
     add(files, fileOf(functionName, url))
-    add(functions, `${functionName || "(anonymous)"}  ${fileOf(functionName, url)}${url === "" ? "" : `:${lineNumber + 1}`}`)
+    add(
+      functions,
+      `${functionName || "(anonymous)"}  ${fileOf(functionName, url)}${url === "" ? "" : `:${lineNumber + 1}`}`
+    )
     const seen = new Set<string>()
     for (let current: number | undefined = id; current !== undefined; current = parent.get(current)) {
       const frame = byId.get(current)?.callFrame

@@ -34,12 +34,21 @@ const main = async () => {
     .join("\n")
   const endpoint = referenceLoad("fund", server, seeded)
   const runs: ReadonlyArray<readonly [string, () => Promise<LoadResult>]> = [
-    ["pgbench, the funding's unit of work, 16 clients (the bench baseline)", () => runPgbench(database, script, 16, seconds)],
+    [
+      "pgbench, the funding's unit of work, 16 clients (the bench baseline)",
+      () => runPgbench(database, script, 16, seconds)
+    ],
     ["pgbench, the same, 1 client", () => runPgbench(database, script, 1, seconds)],
     ["pgbench, the same, 16 clients, synchronous_commit=off", () => runPgbench(database, withoutFlush, 16, seconds)],
-    ["pgbench, the ledger call alone (BEGIN; post; END), 16 clients", () => runPgbench(database, ledgerOnly, 16, seconds)],
+    [
+      "pgbench, the ledger call alone (BEGIN; post; END), 16 clients",
+      () => runPgbench(database, ledgerOnly, 16, seconds)
+    ],
     ["fund endpoint on PostgreSQL, 16 connections", () => runLoad(server.baseUrl, endpoint, seconds)],
-    ["fund endpoint on PostgreSQL, 1 connection", () => runLoad(server.baseUrl, { ...endpoint, connections: 1 }, seconds)]
+    [
+      "fund endpoint on PostgreSQL, 1 connection",
+      () => runLoad(server.baseUrl, { ...endpoint, connections: 1 }, seconds)
+    ]
   ]
   await runLoad(server.baseUrl, endpoint, 2)
   for (const [label, run] of runs) console.log(line(label, await run()))

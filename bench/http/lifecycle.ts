@@ -14,7 +14,9 @@ export const defer = (label: string, release: Release): void => {
 export const releaseAll = (): Promise<void> => {
   releasing ??= (async () => {
     for (let entry = releases.pop(); entry !== undefined; entry = releases.pop()) {
-      await entry.release().catch((error: unknown) => console.error(`could not release ${entry?.label}: ${String(error)}`))
+      await entry
+        .release()
+        .catch((error: unknown) => console.error(`could not release ${entry?.label}: ${String(error)}`))
     }
   })()
   return releasing

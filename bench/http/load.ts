@@ -31,7 +31,9 @@ const runId = globalThis.crypto.randomUUID().slice(0, 8)
 export const unique = (index: number | string): string => `${runId}-${index}`
 
 const percentile = (sorted: Float64Array, fraction: number): number =>
-  sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN)
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN)
 
 /**
  * Runs autocannon against `baseUrl` for `seconds` with the spec's connections, no pipelining. Latencies are kept

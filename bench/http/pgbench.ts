@@ -48,7 +48,12 @@ export const readFunding = async (database: Database, idempotencyKey: string): P
     database,
     `SELECT type, data::text FROM outbox WHERE data->>'transactionId' = '${postingId}'`
   )
-  if (platformId === undefined || fingerprint === undefined || description === undefined || fundedAccountId === undefined) {
+  if (
+    platformId === undefined ||
+    fingerprint === undefined ||
+    description === undefined ||
+    fundedAccountId === undefined
+  ) {
     throw new Error("the seeded funding is incomplete")
   }
   return {
@@ -66,7 +71,8 @@ export const readFunding = async (database: Database, idempotencyKey: string): P
 
 // A string literal for a pgbench script. pgbench reads `:name` as a variable (in prepared mode, any colon followed
 // by letters or digits), so a colon inside a literal is spliced in as its own literal: 'Platform' || ':' || '0194…'.
-const literal = (text: string): string => `'${text.replaceAll("'", "''").replace(/:(?=[A-Za-z0-9_])/g, "' || ':' || '")}'`
+const literal = (text: string): string =>
+  `'${text.replaceAll("'", "''").replace(/:(?=[A-Za-z0-9_])/g, "' || ':' || '")}'`
 const textArray = (values: ReadonlyArray<string>) => `ARRAY[${values.map(literal).join(", ")}]`
 
 /**
@@ -92,12 +98,32 @@ const percentile = (sorted: ReadonlyArray<number>, fraction: number): number =>
  * Runs `script` with pgbench (prepared statements, `clients` connections, 2 threads) for `seconds` and reads its
  * per-transaction log for latency percentiles. Failed transactions count as errors; an aborted run throws.
  */
-export const runPgbench = async (database: Database, script: string, clients: number, seconds: number): Promise<LoadResult> => {
+export const runPgbench = async (
+  database: Database,
+  script: string,
+  clients: number,
+  seconds: number
+): Promise<LoadResult> => {
   const directory = await mkdtemp(path.join(tmpdir(), "payrail-bench-http-pgbench-"))
   try {
     const file = path.join(directory, "fund.sql")
     await writeFile(file, script)
-    const args = ["-n", "-M", "prepared", "-c", String(clients), "-j", "2", "-T", String(seconds), "-f", file, "-l", `--log-prefix=${path.join(directory, "log")}`, database.url]
+    const args = [
+      "-n",
+      "-M",
+      "prepared",
+      "-c",
+      String(clients),
+      "-j",
+      "2",
+      "-T",
+      String(seconds),
+      "-f",
+      file,
+      "-l",
+      `--log-prefix=${path.join(directory, "log")}`,
+      database.url
+    ]
     const stdout = await new Promise<string>((resolve, reject) =>
       execFile(pgBin("pgbench"), args, { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, out, err) =>
         error === null && !/aborted/.test(out + err) ? resolve(out) : reject(new Error(`pgbench failed: ${err}${out}`))

@@ -28,7 +28,11 @@ const stat = (pid: number): Stat | undefined => {
   }
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
   const field = (number: number) => Number(fields[number - 3] ?? "0")
-  return { ppid: field(4), own: (field(14) + field(15)) / ticksPerSecond, children: (field(16) + field(17)) / ticksPerSecond }
+  return {
+    ppid: field(4),
+    own: (field(14) + field(15)) / ticksPerSecond,
+    children: (field(16) + field(17)) / ticksPerSecond
+  }
 }
 
 /** CPU time (user + system, every thread) that `pid` has used, in seconds. */

@@ -102,7 +102,8 @@ const main = async () => {
     const requests = Math.max(1, run.load.requests)
     const busy = summary.samples / Math.max(1, summary.samples + summary.idleSamples)
     console.log(`\n== ${endpointLabels[run.endpoint]} on PostgreSQL, ${spec(run)}`)
-    if (!inside) console.log("  (the load window is not inside the profile's clock span: the whole profile is summarized)")
+    if (!inside)
+      console.log("  (the load window is not inside the profile's clock span: the whole profile is summarized)")
     console.log(
       `  ${Math.round(run.load.perSecond)} req/s, p50 ${run.load.p50Ms.toFixed(2)} ms, p99 ${run.load.p99Ms.toFixed(2)} ms, non-2xx ${run.load.non2xx}; ` +
         `server CPU ${run.serverCpuMs.toFixed(3)} ms/req (all threads); PostgreSQL CPU ${run.databaseCpuMs?.toFixed(3) ?? "-"} ms/req; ` +
@@ -118,7 +119,9 @@ const main = async () => {
   }
   if (pgbench !== undefined) {
     console.log(`\n== pgbench, the same unit of work as one funding, 16 clients`)
-    console.log(`  ${Math.round(pgbench.load.perSecond)} txn/s, p50 ${pgbench.load.p50Ms.toFixed(2)} ms, p99 ${pgbench.load.p99Ms.toFixed(2)} ms`)
+    console.log(
+      `  ${Math.round(pgbench.load.perSecond)} txn/s, p50 ${pgbench.load.p50Ms.toFixed(2)} ms, p99 ${pgbench.load.p99Ms.toFixed(2)} ms`
+    )
     console.log(statementList(pgbench.statements, Math.max(1, pgbench.load.requests)))
   }
   console.log(`\n1-minute load average at the end: ${loadavg()[0]?.toFixed(2)}`)

@@ -49,7 +49,9 @@ const median = (values: ReadonlyArray<number>): number => {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b)
   if (sorted.length === 0) return Number.NaN
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
 }
 
 const fixed = (value: number | undefined, digits: number) =>
@@ -71,7 +73,9 @@ export const runLine = (sample: Sample): string => {
     `p50 ${fixed(load.p50Ms, 2).padStart(6)} ms`,
     `p99 ${fixed(load.p99Ms, 2).padStart(7)} ms`,
     sample.statements === undefined ? "" : `${fixed(sample.statements.perRequest, 1)} stmts/req`,
-    failures === 0 ? "" : `FAILURES ${JSON.stringify({ ...load.statuses, errors: load.errors, timeouts: load.timeouts })}`
+    failures === 0
+      ? ""
+      : `FAILURES ${JSON.stringify({ ...load.statuses, errors: load.errors, timeouts: load.timeouts })}`
   ]
     .filter((cell) => cell !== "")
     .join("  ")
@@ -95,7 +99,9 @@ const columns = [
 ] as const
 
 const line = (cells: ReadonlyArray<string>) =>
-  cells.map((cell, index) => (index < 2 ? cell.padEnd(columns[index]?.[1] ?? 0) : cell.padStart(columns[index]?.[1] ?? 0))).join(" ")
+  cells
+    .map((cell, index) => (index < 2 ? cell.padEnd(columns[index]?.[1] ?? 0) : cell.padStart(columns[index]?.[1] ?? 0)))
+    .join(" ")
 
 const verdict = (target: Target | undefined, ratio: number, p99Ms: number): string => {
   if (target === undefined) return ""
@@ -111,14 +117,19 @@ const verdict = (target: Target | undefined, ratio: number, p99Ms: number): stri
  * every round summed, so that a run with errors shows.
  */
 export const table = (samples: ReadonlyArray<Sample>, subjects: ReadonlyArray<Subject>): string => {
-  const lines = [line(columns.map(([name]) => name)), "-".repeat(columns.reduce((width, [, size]) => width + size + 1, -1))]
+  const lines = [
+    line(columns.map(([name]) => name)),
+    "-".repeat(columns.reduce((width, [, size]) => width + size + 1, -1))
+  ]
   for (const endpoint of endpoints) {
     const baseline = baselineOf(endpoint)
     for (const subject of [baseline, ...subjects]) {
       const runs = samples.filter((sample) => sample.endpoint === endpoint && sample.subject === subject)
       if (runs.length === 0) continue
       const ratios = runs.flatMap((run) => {
-        const base = samples.find((sample) => sample.endpoint === endpoint && sample.subject === baseline && sample.round === run.round)
+        const base = samples.find(
+          (sample) => sample.endpoint === endpoint && sample.subject === baseline && sample.round === run.round
+        )
         return base === undefined ? [] : [run.load.perSecond / base.load.perSecond]
       })
       const ratio = median(ratios)

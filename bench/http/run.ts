@@ -67,14 +67,18 @@ const measure = async (subjects: Subjects, endpoint: Endpoint, subject: Subject,
   const load = await run(seconds)
   const client = process.cpuUsage(clientBefore)
   const serverCpu = pid === undefined ? undefined : cpuSeconds(pid) - serverBefore
-  const databaseCpu = postmaster === undefined || subject === "raw" || subject === "pglite" ? undefined : treeCpuSeconds(postmaster) - databaseBefore
+  const databaseCpu =
+    postmaster === undefined || subject === "raw" || subject === "pglite"
+      ? undefined
+      : treeCpuSeconds(postmaster) - databaseBefore
   const requests = Math.max(1, load.requests)
   return {
     endpoint,
     subject,
     round,
     load,
-    statements: countsStatements && database.statements ? perRequest(await readStatements(database), load.requests) : undefined,
+    statements:
+      countsStatements && database.statements ? perRequest(await readStatements(database), load.requests) : undefined,
     serverCpuMs: serverCpu === undefined ? undefined : (serverCpu * 1000) / requests,
     databaseCpuMs: databaseCpu === undefined ? undefined : (databaseCpu * 1000) / requests,
     clientCpuMs: subject === "pgbench" ? undefined : (client.user + client.system) / 1000 / requests
@@ -83,7 +87,9 @@ const measure = async (subjects: Subjects, endpoint: Endpoint, subject: Subject,
 
 const main = async () => {
   const started = loadAverage()
-  console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), shared by the servers, PostgreSQL, pgbench and autocannon`)
+  console.log(
+    `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), shared by the servers, PostgreSQL, pgbench and autocannon`
+  )
   console.log(`1-minute load average at the start: ${started}`)
   const database = await Cluster.open()
   console.log(database.description)
@@ -108,7 +114,7 @@ const main = async () => {
   for (let round = 0; round < rounds; round++) {
     for (const endpoint of measured) {
       const baseline = baselineOf(endpoint)
-      const set = (baseline === "pgbench" && shape === undefined ? order : [baseline, ...order])
+      const set = baseline === "pgbench" && shape === undefined ? order : [baseline, ...order]
       for (const subject of round % 2 === 0 ? set : [...set].reverse()) {
         const sample = await measure(subjects, endpoint, subject, round)
         samples.push(sample)
@@ -118,11 +124,21 @@ const main = async () => {
     for (const { server, trace } of memory) trace.afterRoundMb.push(rssMb(server.pid))
     console.log(`after round ${round + 1}: load average ${loadAverage()}`)
   }
-  console.log(`\nmedians over ${rounds} rounds; % of base is the median of per-round ratios to the baseline run beside it`)
-  console.log("stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;")
-  console.log("  (pg_stat_statements counts pgbench's prepared BEGIN and END on first use only: its 5 statements show as 3)")
-  console.log("db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request")
-  console.log("  of the server process (all threads) / of PostgreSQL (postmaster and backends); load CPU ms: of autocannon (this")
+  console.log(
+    `\nmedians over ${rounds} rounds; % of base is the median of per-round ratios to the baseline run beside it`
+  )
+  console.log(
+    "stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;"
+  )
+  console.log(
+    "  (pg_stat_statements counts pgbench's prepared BEGIN and END on first use only: its 5 statements show as 3)"
+  )
+  console.log(
+    "db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request"
+  )
+  console.log(
+    "  of the server process (all threads) / of PostgreSQL (postmaster and backends); load CPU ms: of autocannon (this"
+  )
   console.log("  process); non-2xx/err: non-2xx responses / connection errors and timeouts, summed over rounds")
   console.log("")
   console.log(table(samples, order))

@@ -23,7 +23,13 @@ export interface Seeded {
   readonly accountId: string
 }
 
-const call = async (server: ReferenceServer, method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}) => {
+const call = async (
+  server: ReferenceServer,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+) => {
   const response = await fetch(`${server.baseUrl}${basePath}${path}`, {
     method,
     headers: { authorization: server.authorization, "content-type": "application/json", ...headers },
@@ -59,11 +65,19 @@ export const seed = async (server: ReferenceServer, customers: number): Promise<
   const customerId = ids[0]
   if (customerId === undefined) throw new Error("no customer was seeded")
   const accounts = await call(server, "GET", `/internal-accounts?customerId=${encodeURIComponent(customerId)}`)
-  const first = Array.isArray(accounts["data"]) ? (accounts["data"][0] as Record<string, unknown> | undefined) : undefined
+  const first = Array.isArray(accounts["data"])
+    ? (accounts["data"][0] as Record<string, unknown> | undefined)
+    : undefined
   if (typeof first?.["id"] !== "string") throw new Error(`${server.label}: the seeded customer has no internal account`)
-  await call(server, "POST", `/sandbox/internal-accounts/${encodeURIComponent(first["id"])}/fund`, { amount: 100 }, {
-    "idempotency-key": `bench-${unique("seed")}`
-  })
+  await call(
+    server,
+    "POST",
+    `/sandbox/internal-accounts/${encodeURIComponent(first["id"])}/fund`,
+    { amount: 100 },
+    {
+      "idempotency-key": `bench-${unique("seed")}`
+    }
+  )
   return { customerId, accountId: first["id"] }
 }
 
@@ -74,7 +88,12 @@ export const referenceLoad = (endpoint: Endpoint, server: ReferenceServer, seede
     case "health":
       return { method: "GET", path: "/health", headers: {}, connections: 50 }
     case "getCustomer":
-      return { method: "GET", path: `${basePath}/customers/${encodeURIComponent(seeded.customerId)}`, headers: authenticated, connections: 50 }
+      return {
+        method: "GET",
+        path: `${basePath}/customers/${encodeURIComponent(seeded.customerId)}`,
+        headers: authenticated,
+        connections: 50
+      }
     case "listCustomers":
       return { method: "GET", path: `${basePath}/customers?limit=20`, headers: authenticated, connections: 50 }
     case "createCustomer":

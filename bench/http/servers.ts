@@ -57,7 +57,8 @@ const startNode = async (
   child.stderr?.setEncoding("utf8").on("data", keep)
   let stopping = false
   child.once("exit", (code, signal) => {
-    if (!stopping) console.error(`\n${label} exited unexpectedly (${code ?? signal}); its last output:\n${output.join("")}`)
+    if (!stopping)
+      console.error(`\n${label} exited unexpectedly (${code ?? signal}); its last output:\n${output.join("")}`)
   })
   const stopNow = stopper(child)
   const stop = () => {
@@ -69,9 +70,13 @@ const startNode = async (
   const deadline = performance.now() + readyWithinMs
   for (;;) {
     if (exited(child)) throw new Error(`${label} exited (${child.exitCode ?? child.signalCode}):\n${output.join("")}`)
-    const ready = await fetch(`${baseUrl}${readyPath}`).then((response) => response.ok, () => false)
+    const ready = await fetch(`${baseUrl}${readyPath}`).then(
+      (response) => response.ok,
+      () => false
+    )
     if (ready) break
-    if (performance.now() > deadline) throw new Error(`${label} was not ready within ${readyWithinMs / 1000} s:\n${output.join("")}`)
+    if (performance.now() > deadline)
+      throw new Error(`${label} was not ready within ${readyWithinMs / 1000} s:\n${output.join("")}`)
     await sleep(100)
   }
   if (child.pid === undefined) throw new Error(`${label} has no process id`)
@@ -81,7 +86,14 @@ const startNode = async (
 /** The raw node:http baseline (bench/http/rawServer.ts). */
 export const startRaw = async (): Promise<ServerProcess> => {
   const port = await freePort()
-  return startNode("raw node:http", ["--import", "tsx", path.join(root, "bench/http/rawServer.ts"), String(port)], process.env, port, "/", 30_000)
+  return startNode(
+    "raw node:http",
+    ["--import", "tsx", path.join(root, "bench/http/rawServer.ts"), String(port)],
+    process.env,
+    port,
+    "/",
+    30_000
+  )
 }
 
 const SandboxCredentials = (value: unknown): { platformId: string; clientId: string; clientSecret: string } => {
@@ -119,15 +131,23 @@ export const startReference = async (options: {
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
   })
   const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${options.root === undefined ? "" : ` (${options.root})`}`
-  const args = [...(options.nodeFlags ?? []), "--import", "tsx", path.join(options.root ?? root, "packages/server/src/bin.ts"), "serve"]
+  const args = [
+    ...(options.nodeFlags ?? []),
+    "--import",
+    "tsx",
+    path.join(options.root ?? root, "packages/server/src/bin.ts"),
+    "serve"
+  ]
   const server = await startNode(label, args, env, port, "/health", 180_000)
   // The banner (and the credentials file) come after the listener is up: wait until the file holds a whole document.
   const file = path.join(dataDir, "sandbox-credentials.json")
   const read = () =>
-    readFile(file, "utf8").then(
-      (text) => SandboxCredentials(JSON.parse(text)),
-      () => undefined
-    ).catch(() => undefined)
+    readFile(file, "utf8")
+      .then(
+        (text) => SandboxCredentials(JSON.parse(text)),
+        () => undefined
+      )
+      .catch(() => undefined)
   const deadline = performance.now() + 30_000
   let credentials = await read()
   while (credentials === undefined && performance.now() < deadline) {

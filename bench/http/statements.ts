@@ -37,15 +37,21 @@ export const readStatements = async (database: Database): Promise<ReadonlyArray<
     .filter((line) => line !== "")
     .map((line) => {
       const [toplevel, calls, totalExecMs, ...query] = line.split("\t")
-      return { toplevel: toplevel === "t", calls: Number(calls), totalExecMs: Number(totalExecMs), query: query.join("\t") }
+      return {
+        toplevel: toplevel === "t",
+        calls: Number(calls),
+        totalExecMs: Number(totalExecMs),
+        query: query.join("\t")
+      }
     })
 }
 
 /** Statement counts per request of a run that completed `requests` requests. */
 export const perRequest = (statements: ReadonlyArray<StatementStat>, requests: number): StatementCounts => {
   const sum = (pick: (statement: StatementStat) => number, toplevel: boolean) =>
-    statements.filter((statement) => statement.toplevel === toplevel).reduce((total, statement) => total + pick(statement), 0) /
-    Math.max(1, requests)
+    statements
+      .filter((statement) => statement.toplevel === toplevel)
+      .reduce((total, statement) => total + pick(statement), 0) / Math.max(1, requests)
   return {
     perRequest: sum((statement) => statement.calls, true),
     nestedPerRequest: sum((statement) => statement.calls, false),

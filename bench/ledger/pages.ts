@@ -2,7 +2,14 @@ import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type * as EffectModule from "effect"
 import type * as PgClientModule from "@effect/sql-pg/PgClient"
-import { Customer, ExternalAccount, ExternalAccountInfo, ExternalAccountRepo, type Page, Platform } from "../../packages/core/src/index.js"
+import {
+  Customer,
+  ExternalAccount,
+  ExternalAccountInfo,
+  ExternalAccountRepo,
+  type Page,
+  Platform
+} from "../../packages/core/src/index.js"
 import { StoragePostgres } from "../../packages/storage-postgres/src/index.js"
 import { importFromStoragePostgres } from "./importFromStoragePostgres.js"
 
@@ -14,10 +21,12 @@ import { importFromStoragePostgres } from "./importFromStoragePostgres.js"
 // processes hits both alike and the ratio compares like with like. Environment: DATABASE_URL (default: the local
 // server), PAGES_BENCH_RUNS (timed calls per figure, default 200).
 
-
 const { Cause, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Schema } =
   await importFromStoragePostgres<typeof EffectModule>("effect")
-const { PgClient, layer: pgLayer } = await importFromStoragePostgres<typeof PgClientModule>("@effect/sql-pg", "./PgClient")
+const { PgClient, layer: pgLayer } = await importFromStoragePostgres<typeof PgClientModule>(
+  "@effect/sql-pg",
+  "./PgClient"
+)
 
 const runs = Number(process.env["PAGES_BENCH_RUNS"] ?? "200")
 const warmUpRuns = 20
@@ -133,7 +142,12 @@ interface Case {
   readonly total: number
 }
 
-const labels = ["platform-wide, first page", "platform-wide, deep page", "one customer, first page", "one customer, deep page"]
+const labels = [
+  "platform-wide, first page",
+  "platform-wide, deep page",
+  "one customer, first page",
+  "one customer, deep page"
+]
 
 // The four measured requests of a platform of `size` accounts, in the order of `labels`.
 const casesOf = (sql: Sql, subject: Subject, size: number) =>
@@ -142,7 +156,10 @@ const casesOf = (sql: Sql, subject: Subject, size: number) =>
     const customer: Filter = { owner: "customers", customerId: subject.customerId }
     const first = { limit: 20, after: Option.none() }
     const deep = (filter: Filter, total: number) =>
-      Effect.map(middleCursor(sql, subject.platformId, filter, total), (cursor) => ({ limit: 20, after: Option.some(cursor) }))
+      Effect.map(middleCursor(sql, subject.platformId, filter, total), (cursor) => ({
+        limit: 20,
+        after: Option.some(cursor)
+      }))
     const cases: ReadonlyArray<Case> = [
       { filter: everyone, page: first, total: size },
       { filter: everyone, page: yield* deep(everyone, size), total: size },
@@ -170,7 +187,8 @@ const measure = (repo: Repo, requests: ReadonlyArray<readonly [Subject, Case]>) 
     const timings = requests.map((): Array<number> => [])
     for (let run = 0; run < warmUpRuns + runs; run++) {
       // Alternate who goes first, so that neither always runs right after the other.
-      const order = run % 2 === 0 ? requests.map((_, index) => index) : requests.map((_, index) => requests.length - 1 - index)
+      const order =
+        run % 2 === 0 ? requests.map((_, index) => index) : requests.map((_, index) => requests.length - 1 - index)
       for (const index of order) {
         const [subject, request] = requests[index] ?? []
         if (subject === undefined || request === undefined) continue
@@ -195,8 +213,12 @@ const benchmark = (serverUrl: string, databaseName: string) =>
     const sql = yield* PgClient
     const record = yield* template
     const [server] = yield* sql<{ version: string }>`SELECT current_setting('server_version') AS version`
-    console.log(`PostgreSQL ${server?.version ?? "?"} at ${new URL(serverUrl).host}; ExternalAccountRepo.list, limit 20`)
-    console.log(`median of ${runs} calls per figure after ${warmUpRuns} warm-up calls; the customer has ${customerAccounts} accounts`)
+    console.log(
+      `PostgreSQL ${server?.version ?? "?"} at ${new URL(serverUrl).host}; ExternalAccountRepo.list, limit 20`
+    )
+    console.log(
+      `median of ${runs} calls per figure after ${warmUpRuns} warm-up calls; the customer has ${customerAccounts} accounts`
+    )
     const [small, large] = sizes
     const grown = subjectOf("g")
     const control = subjectOf("k")
@@ -212,19 +234,30 @@ const benchmark = (serverUrl: string, databaseName: string) =>
     for (const [index, request] of grownCases.entries()) {
       const controlRequest = controlCases[index]
       if (controlRequest === undefined) continue
-      const [grownMs = 0, controlMs = 0] = yield* measure(repo, [[grown, request], [control, controlRequest]])
+      const [grownMs = 0, controlMs = 0] = yield* measure(repo, [
+        [grown, request],
+        [control, controlRequest]
+      ])
       big.push(grownMs)
       beside.push(controlMs)
     }
-    console.log(`\n${"page latency, median ms".padEnd(30)}${"10k alone".padStart(12)}${"10k beside".padStart(12)}${"1M".padStart(12)}${"1M/10k".padStart(10)}`)
+    console.log(
+      `\n${"page latency, median ms".padEnd(30)}${"10k alone".padStart(12)}${"10k beside".padStart(12)}${"1M".padStart(12)}${"1M/10k".padStart(10)}`
+    )
     const ratios = labels.map((label, index) => {
       const ratio = (big[index] ?? 0) / (beside[index] ?? 1)
-      console.log(`${label.padEnd(30)}${cell(alone[index] ?? 0)}${cell(beside[index] ?? 0)}${cell(big[index] ?? 0)}${`${ratio.toFixed(2)}x`.padStart(10)}`)
+      console.log(
+        `${label.padEnd(30)}${cell(alone[index] ?? 0)}${cell(beside[index] ?? 0)}${cell(big[index] ?? 0)}${`${ratio.toFixed(2)}x`.padStart(10)}`
+      )
       return ratio
     })
     const worst = Math.max(...ratios)
-    console.log(`\n"10k beside": a platform of 10k accounts next to the 1M one, its calls alternating with the 1M calls`)
-    console.log(`worst 1M/10k ratio ${worst.toFixed(2)}x (target: within 2x): ${worst <= 2 ? "met" : "NOT met"}; dropping ${databaseName}`)
+    console.log(
+      `\n"10k beside": a platform of 10k accounts next to the 1M one, its calls alternating with the 1M calls`
+    )
+    console.log(
+      `worst 1M/10k ratio ${worst.toFixed(2)}x (target: within 2x): ${worst <= 2 ? "met" : "NOT met"}; dropping ${databaseName}`
+    )
   })
 /**
  * Creates a throw-away database on the PostgreSQL server at `databaseUrl`, migrates it with
@@ -256,8 +289,10 @@ export async function measurePages(databaseUrl: string): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await measurePages(process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres").catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error)
-    process.exitCode = 1
-  })
+  await measurePages(process.env["DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres").catch(
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error)
+      process.exitCode = 1
+    }
+  )
 }

@@ -17,7 +17,6 @@ import { importFromStoragePostgres } from "./importFromStoragePostgres.js"
 // DATABASE_URL (default: the local server), LEDGER_BENCH_SECONDS (per run, default 4), LEDGER_BENCH_ROUNDS
 // (default 3), LEDGER_BENCH_ACCOUNTS (default 5000), PGBENCH (the binary).
 
-
 const { Cause, Effect, Exit, Fiber, Layer, Redacted } = await importFromStoragePostgres<typeof EffectModule>("effect")
 const { PgClient, layer: pgLayer } = await importFromStoragePostgres<typeof PgClientModule>(
   "@effect/sql-pg",
@@ -31,7 +30,8 @@ const warmUpSeconds = 1
 const accountCount = Number(process.env["LEDGER_BENCH_ACCOUNTS"] ?? "5000")
 const writerCounts = [1, 4, 16] as const
 const pgbenchBinary =
-  process.env["PGBENCH"] ?? (existsSync("/usr/lib/postgresql/15/bin/pgbench") ? "/usr/lib/postgresql/15/bin/pgbench" : "pgbench")
+  process.env["PGBENCH"] ??
+  (existsSync("/usr/lib/postgresql/15/bin/pgbench") ? "/usr/lib/postgresql/15/bin/pgbench" : "pgbench")
 
 const databaseName = `payrail_bench_ledger_${globalThis.crypto.randomUUID().replaceAll("-", "")}`
 const databaseUrl = (() => {
@@ -40,7 +40,10 @@ const databaseUrl = (() => {
   return url.toString()
 })()
 const platformId = Platform.PlatformId.make(`Platform:${globalThis.crypto.randomUUID()}`)
-const accountIds = Array.from({ length: accountCount }, (_, index) => `InternalAccount:bench-${String(index).padStart(6, "0")}`)
+const accountIds = Array.from(
+  { length: accountCount },
+  (_, index) => `InternalAccount:bench-${String(index).padStart(6, "0")}`
+)
 const clearing = SystemAccounts.accountId(platformId, "RAIL_CLEARING", "USD")
 
 // pgbench writes the same tables under other account ids. Guarded rows are taken in ascending order, as the
@@ -52,7 +55,15 @@ const pgbenchScript = (hotRow: boolean): string => {
   const credit = (target: string) => `UPDATE ledger_accounts SET posted_minor = posted_minor + 1 WHERE id = ${target};`
   const updates = hotRow
     ? [debit("from"), credit("'pgbench-hot'")]
-    : ["\\if :from < :to", debit("from"), credit(account("to")), "\\else", credit(account("to")), debit("from"), "\\endif"]
+    : [
+        "\\if :from < :to",
+        debit("from"),
+        credit(account("to")),
+        "\\else",
+        credit(account("to")),
+        debit("from"),
+        "\\endif"
+      ]
   const entry = (line: number, variable: string, amount: number) =>
     `INSERT INTO ledger_entries (posting_id, line, platform_id, account_id, currency, amount_minor, created_at) VALUES (:posting_id, ${line}, 'Platform/pgbench', ${variable === "hot" ? "'pgbench-hot'" : account(variable)}, 'USD', ${amount}, now());`
   return [
@@ -75,7 +86,20 @@ const runPgbench = async (directory: string, clients: number, hotRow: boolean): 
   const script = path.join(directory, hotRow ? "hot-row.sql" : "transfer.sql")
   await writeFile(script, pgbenchScript(hotRow))
   const threads = String(Math.min(clients, 4))
-  const args = ["-n", "-M", "prepared", "-c", String(clients), "-j", threads, "-T", String(seconds), "-f", script, databaseUrl]
+  const args = [
+    "-n",
+    "-M",
+    "prepared",
+    "-c",
+    String(clients),
+    "-j",
+    threads,
+    "-T",
+    String(seconds),
+    "-f",
+    script,
+    databaseUrl
+  ]
   spawnSync(pgbenchBinary, [...args.slice(0, 7), "-T", String(warmUpSeconds), ...args.slice(9)], { encoding: "utf8" })
   const result = spawnSync(pgbenchBinary, args, { encoding: "utf8" })
   const tps = /tps = ([0-9.]+)/.exec(result.stdout)?.[1]
@@ -184,9 +208,15 @@ const benchmark = Effect.gen(function* () {
   const ledger = yield* Ledger.Ledger
   const sql = yield* PgClient
   const [server] = yield* sql<{ version: string }>`SELECT current_setting('server_version') AS version`
-  console.log(`PostgreSQL ${server?.version ?? "?"} at ${new URL(serverUrl).host}; ${cpus().length} cores shared by the server, pgbench and Node ${process.version}`)
-  console.log(`${accountCount.toLocaleString("en-US")} funded accounts per side; transfers of 1 minor unit between random accounts`)
-  console.log(`${rounds} interleaved rounds of ${seconds} s runs (each after ${warmUpSeconds} s of warm-up); medians over rounds`)
+  console.log(
+    `PostgreSQL ${server?.version ?? "?"} at ${new URL(serverUrl).host}; ${cpus().length} cores shared by the server, pgbench and Node ${process.version}`
+  )
+  console.log(
+    `${accountCount.toLocaleString("en-US")} funded accounts per side; transfers of 1 minor unit between random accounts`
+  )
+  console.log(
+    `${rounds} interleaved rounds of ${seconds} s runs (each after ${warmUpSeconds} s of warm-up); medians over rounds`
+  )
   yield* setUp(ledger)
   const directory = yield* Effect.acquireRelease(
     Effect.promise(() => mkdtemp(path.join(tmpdir(), "payrail-bench-ledger-"))),
@@ -211,15 +241,41 @@ const benchmark = Effect.gen(function* () {
   const column = (pick: (cell: Samples) => ReadonlyArray<number>, show: (value: number) => string) =>
     samples.map((cell) => show(median(pick(cell))))
   console.log("")
-  row("postings per second", writerCounts.map((writers) => `${writers} writer${writers === 1 ? " " : "s"}`.padStart(12)))
-  row("Ledger.post, guarded -> guarded (PgLedger)", column((cell) => cell.ledger, format))
-  row("pgbench, the same transaction by hand (-M prepared)", column((cell) => cell.pgbench, format))
-  row("  Ledger.post / pgbench (median of per-round ratios)", column((cell) => cell.ratio, (ratio) => `${(ratio * 100).toFixed(0)}%`.padStart(12)))
-  row("Ledger.post, guarded -> RAIL_CLEARING (one system account)", column((cell) => cell.system, format))
-  row("pgbench, every credit on one guarded row (the funnel avoided)", [...writerCounts.slice(1).map(() => "".padStart(12)), format(median(hotRow))])
-  row("  Node CPU per Ledger.post, guarded -> guarded (microseconds)", column((cell) => cell.cpuMicros, format))
+  row(
+    "postings per second",
+    writerCounts.map((writers) => `${writers} writer${writers === 1 ? " " : "s"}`.padStart(12))
+  )
+  row(
+    "Ledger.post, guarded -> guarded (PgLedger)",
+    column((cell) => cell.ledger, format)
+  )
+  row(
+    "pgbench, the same transaction by hand (-M prepared)",
+    column((cell) => cell.pgbench, format)
+  )
+  row(
+    "  Ledger.post / pgbench (median of per-round ratios)",
+    column(
+      (cell) => cell.ratio,
+      (ratio) => `${(ratio * 100).toFixed(0)}%`.padStart(12)
+    )
+  )
+  row(
+    "Ledger.post, guarded -> RAIL_CLEARING (one system account)",
+    column((cell) => cell.system, format)
+  )
+  row("pgbench, every credit on one guarded row (the funnel avoided)", [
+    ...writerCounts.slice(1).map(() => "".padStart(12)),
+    format(median(hotRow))
+  ])
+  row(
+    "  Node CPU per Ledger.post, guarded -> guarded (microseconds)",
+    column((cell) => cell.cpuMicros, format)
+  )
   const totals = yield* ledger.postedTotals(platformId)
-  console.log(`\nposted totals of the ledger's platform after the run: ${Array.from(totals, ([currency, total]) => `${currency} ${total}`).join(", ")} (must be 0)`)
+  console.log(
+    `\nposted totals of the ledger's platform after the run: ${Array.from(totals, ([currency, total]) => `${currency} ${total}`).join(", ")} (must be 0)`
+  )
 })
 
 const storage = StoragePostgres.layer.pipe(

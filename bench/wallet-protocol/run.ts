@@ -26,8 +26,9 @@ const importEffect = async (): Promise<typeof import("effect")> => {
   const require = createRequire(path.join(walletAuthDir, "package.json"))
   const manifestPath = require.resolve("effect/package.json")
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { exports: { ".": { import: string } } }
-  return (await import(pathToFileURL(path.join(path.dirname(manifestPath), manifest.exports["."].import)).href)) as
-    typeof import("effect")
+  return (await import(
+    pathToFileURL(path.join(path.dirname(manifestPath), manifest.exports["."].import)).href
+  )) as typeof import("effect")
 }
 
 const ROUND_MILLIS = 300
@@ -63,9 +64,11 @@ const measureRoundAsync = async (op: AsyncOp): Promise<number> => {
 
 /** Codec calls cost well under a microsecond, so each timed op runs a batch of them to keep clock reads negligible. */
 const CODEC_BATCH = 200
-const batched = (op: Op): Op => () => {
-  for (let i = 0; i < CODEC_BATCH; i++) op()
-}
+const batched =
+  (op: Op): Op =>
+  () => {
+    for (let i = 0; i < CODEC_BATCH; i++) op()
+  }
 
 const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -123,7 +126,10 @@ const main = async (): Promise<void> => {
   const stamp = Result.getOrThrow(Stamp.create({ payload: payloadToSign, privateKey: session.privateKey }))
   const input = { stamp, payloadToSign, sessionPublicKeys: [session.publicKey.compressedHex] }
 
-  const keyObject = createPublicKey({ key: { kty: "EC", crv: "P-256", ...jwkCoordinates(session.publicKey) }, format: "jwk" })
+  const keyObject = createPublicKey({
+    key: { kty: "EC", crv: "P-256", ...jwkCoordinates(session.publicKey) },
+    format: "jwk"
+  })
   const der = Result.getOrThrow(Stamp.decode(stamp)).signature.der
   const payloadBytes = Buffer.from(payloadToSign, "utf8")
 
@@ -134,7 +140,9 @@ const main = async (): Promise<void> => {
   const serverBatch = Effect.forEach(Array.from({ length: batch }), () => serverVerify, { discard: true })
   Effect.runSync(serverVerify)
 
-  console.log(`Node ${process.version}; medians of ${ROUNDS} interleaved rounds of ${ROUND_MILLIS} ms; ratios paired per round`)
+  console.log(
+    `Node ${process.version}; medians of ${ROUNDS} interleaved rounds of ${ROUND_MILLIS} ms; ratios paired per round`
+  )
   console.log(`\nStamp verification (ECDSA P-256, ${payloadBytes.length}-byte payloadToSign, high-S allowed)`)
   const sync = compare({
     bare: () => verify("sha256", payloadBytes, { key: keyObject, dsaEncoding: "der" }, der),
@@ -161,7 +169,9 @@ const main = async (): Promise<void> => {
   const targetBundle = Result.getOrThrow(
     TargetBundle.createOtpTarget({ targetPublicKey: target.publicKey, signerPrivateKey: signer.privateKey })
   )
-  const targetPublicKey = Result.getOrThrow(TargetBundle.targetPublicKey(Result.getOrThrow(TargetBundle.decode(targetBundle))))
+  const targetPublicKey = Result.getOrThrow(
+    TargetBundle.targetPublicKey(Result.getOrThrow(TargetBundle.decode(targetBundle)))
+  )
   const encryptedOtpBundle = Result.getOrThrow(
     await OtpBundle.seal({ targetPublicKey, otpCode: "000000", publicKey: session.publicKey.compressedHex })
   )
@@ -199,7 +209,9 @@ const main = async (): Promise<void> => {
     hexEncode: batched(() => Encoding.toHex(wire.key)),
     hexDecodeBuffer: batched(() => Buffer.from(wire.keyHex, "hex")),
     hexDecode: batched(() => Encoding.fromHex(wire.keyHex)),
-    b64EncodeBuffer: batched(() => Buffer.from(wire.stampJson.buffer, wire.stampJson.byteOffset, wire.stampJson.length).toString("base64url")),
+    b64EncodeBuffer: batched(() =>
+      Buffer.from(wire.stampJson.buffer, wire.stampJson.byteOffset, wire.stampJson.length).toString("base64url")
+    ),
     b64Encode: batched(() => Encoding.toBase64url(wire.stampJson)),
     b64DecodeBuffer: batched(() => Buffer.from(wire.stamp, "base64url")),
     b64Decode: batched(() => Encoding.fromBase64url(wire.stamp)),
@@ -208,11 +220,16 @@ const main = async (): Promise<void> => {
     stampDecode: batched(() => Stamp.decode(wire.stamp))
   })
   const perCall = (name: string) => (codecs[name] ?? []).map((opsPerSecond) => opsPerSecond * CODEC_BATCH)
-  const ofBuffer = (name: string, buffer: string) => `${(pairedRatio(perCall(name), perCall(buffer)) * 100).toFixed(1)}% of Buffer`
+  const ofBuffer = (name: string, buffer: string) =>
+    `${(pairedRatio(perCall(name), perCall(buffer)) * 100).toFixed(1)}% of Buffer`
   line("Encoding.toHex (65-byte key)", median(perCall("hexEncode")), ofBuffer("hexEncode", "hexEncodeBuffer"))
   line("Encoding.fromHex (130 hex digits)", median(perCall("hexDecode")), ofBuffer("hexDecode", "hexDecodeBuffer"))
   line("Encoding.toBase64url (stamp JSON)", median(perCall("b64Encode")), ofBuffer("b64Encode", "b64EncodeBuffer"))
-  line("Encoding.fromBase64url (stamp header value)", median(perCall("b64Decode")), ofBuffer("b64Decode", "b64DecodeBuffer"))
+  line(
+    "Encoding.fromBase64url (stamp header value)",
+    median(perCall("b64Decode")),
+    ofBuffer("b64Decode", "b64DecodeBuffer")
+  )
   line("Base58Check.encode (81-byte credential payload)", median(perCall("b58Encode")))
   line("Base58Check.decode (credential bundle text)", median(perCall("b58Decode")))
   line("Stamp.decode (base64url, JSON, hex, DER; no curve arithmetic)", median(perCall("stampDecode")))

@@ -50,7 +50,9 @@ describe("Payrail mounted in Express", () => {
     })
     expect(created.status).toBe(201)
     const customer = await created.json()
-    const read = await fetch(`${base}/payments/2025-10-13/customers/${customer.id}`, { headers: { authorization: auth } })
+    const read = await fetch(`${base}/payments/2025-10-13/customers/${customer.id}`, {
+      headers: { authorization: auth }
+    })
     expect(await read.json()).toEqual(customer)
   })
 

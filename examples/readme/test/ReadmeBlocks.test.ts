@@ -22,7 +22,7 @@ describe("README block extraction", () => {
         [
           "# demo",
           "```ts",
-          'console.log(1) // 1',
+          "console.log(1) // 1",
           "```",
           "```sh",
           "npm start",
@@ -40,7 +40,9 @@ describe("README block extraction", () => {
         ].join("\n")
       )
     )()
-    expect(blocks.map(({ index, firstLine, marker, expectedOutput }) => ({ index, firstLine, marker, expectedOutput }))).toEqual([
+    expect(
+      blocks.map(({ index, firstLine, marker, expectedOutput }) => ({ index, firstLine, marker, expectedOutput }))
+    ).toEqual([
       { index: 1, firstLine: 3, marker: { kind: "run" }, expectedOutput: ["1"] },
       { index: 2, firstLine: 11, marker: { kind: "not-run", reason: "needs a phone" }, expectedOutput: undefined },
       { index: 3, firstLine: 15, marker: { kind: "needs-database" }, expectedOutput: undefined }

@@ -53,7 +53,9 @@ const trailingComment = /\/\/ (.*)$/
 const expectedOutputOf = (code: string): ReadonlyArray<string> | undefined => {
   const calls = code.split("\n").filter((line) => consoleLog.test(line))
   const promised = calls.map((line) => trailingComment.exec(line)?.[1])
-  return calls.length > 0 && promised.every((text) => text !== undefined) ? promised.map((text) => text.trim()) : undefined
+  return calls.length > 0 && promised.every((text) => text !== undefined)
+    ? promised.map((text) => text.trim())
+    : undefined
 }
 
 /** Every ```ts block of `readme` (a path relative to `root`), with its marker. */
@@ -68,7 +70,15 @@ export const blocksOf = (root: string, packageDir: string): Array<ReadmeBlock> =
     const index = blocks.length + 1
     const code = lines.slice(line + 1, end).join("\n")
     const marker = markerAbove(lines, line, `${readme} block ${index} (line ${line + 1})`)
-    blocks.push({ packageDir, readme, index, firstLine: line + 2, code, marker, expectedOutput: expectedOutputOf(code) })
+    blocks.push({
+      packageDir,
+      readme,
+      index,
+      firstLine: line + 2,
+      code,
+      marker,
+      expectedOutput: expectedOutputOf(code)
+    })
     line = end
   }
   return blocks

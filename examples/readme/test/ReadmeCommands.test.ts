@@ -62,7 +62,9 @@ describe("the commands the README documents", () => {
     const { DATABASE_URL: _unused, ...withoutDatabase } = process.env
     const result = await npm(["test", "--", "packages/storage-postgres/test/Postgres.test.ts"], withoutDatabase)
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/DATABASE_URL is not set: \d+ tests that need PostgreSQL were skipped\. To run them, set/)
+    expect(result.stdout).toMatch(
+      /DATABASE_URL is not set: \d+ tests that need PostgreSQL were skipped\. To run them, set/
+    )
     expect(result.stdout.trimEnd().split("\n").at(-1)).toContain("DATABASE_URL is not set")
   }, 300_000)
 })

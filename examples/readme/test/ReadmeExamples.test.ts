@@ -56,14 +56,21 @@ const typecheck = async () => {
     })
   )
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc")
-  const result = await execute(process.execPath, [tsc, "-p", tsconfig, "--pretty", "false"], { cwd: root, env: process.env })
+  const result = await execute(process.execPath, [tsc, "-p", tsconfig, "--pretty", "false"], {
+    cwd: root,
+    env: process.env
+  })
   // `path(line,col): error TS…: message`; only diagnostics in a block count (its imports are checked by their packages).
   for (const line of result.stdout.split("\n")) {
     const match = /^(.*?)\((\d+),(\d+)\): (error .*)$/.exec(line.trim())
-    const block = match === null ? undefined : checked.find((candidate) => fileOf(candidate) === join(root, match[1] ?? ""))
+    const block =
+      match === null ? undefined : checked.find((candidate) => fileOf(candidate) === join(root, match[1] ?? ""))
     if (match === null || block === undefined) continue
     const readmeLine = block.firstLine + Number(match[2]) - 1
-    diagnostics.set(nameOf(block), [...(diagnostics.get(nameOf(block)) ?? []), `${block.readme}:${readmeLine}: ${match[4]}`])
+    diagnostics.set(nameOf(block), [
+      ...(diagnostics.get(nameOf(block)) ?? []),
+      `${block.readme}:${readmeLine}: ${match[4]}`
+    ])
   }
   return result
 }
@@ -75,7 +82,8 @@ beforeAll(async () => {
     cleanups.push(() => rm(dirname(fileOf(block)), { recursive: true, force: true }))
   }
   const result = await typecheck()
-  if (result.code !== 0 && diagnostics.size === 0) throw new Error(`tsc failed outside the examples:\n${result.stdout}${result.stderr}`)
+  if (result.code !== 0 && diagnostics.size === 0)
+    throw new Error(`tsc failed outside the examples:\n${result.stdout}${result.stderr}`)
   if (checked.some((block) => block.marker.kind === "needs-server")) {
     const dataDir = await mkdtemp(join(tmpdir(), "payrail-readme-server-"))
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
@@ -92,8 +100,15 @@ afterAll(async () => {
 const environmentFor = async (block: ReadmeBlock): Promise<NodeJS.ProcessEnv> => {
   const { DATABASE_URL: _unused, ...inherited } = process.env
   if (block.marker.kind === "needs-server" && server !== undefined) {
-    const [clientId, clientSecret] = Buffer.from(server.auth.replace(/^Basic /, ""), "base64").toString().split(":")
-    return { ...inherited, PAYRAIL_URL: server.baseUrl, PAYRAIL_CLIENT_ID: clientId, PAYRAIL_CLIENT_SECRET: clientSecret }
+    const [clientId, clientSecret] = Buffer.from(server.auth.replace(/^Basic /, ""), "base64")
+      .toString()
+      .split(":")
+    return {
+      ...inherited,
+      PAYRAIL_URL: server.baseUrl,
+      PAYRAIL_CLIENT_ID: clientId,
+      PAYRAIL_CLIENT_SECRET: clientSecret
+    }
   }
   if (block.marker.kind === "needs-database") {
     const database = await createTemporaryDatabase(databaseUrl, "readme")
@@ -130,11 +145,15 @@ describe("package README examples", () => {
       if (block.expectedOutput !== undefined) {
         const printed = result.stdout.trimEnd().split("\n")
         const promised = block.expectedOutput
-        expect(printed.length, `${name} printed:\n${result.stdout}\nbut its comments promise:\n${promised.join("\n")}`).toBe(
-          promised.length
-        )
+        expect(
+          printed.length,
+          `${name} printed:\n${result.stdout}\nbut its comments promise:\n${promised.join("\n")}`
+        ).toBe(promised.length)
         promised.forEach((expected, line) =>
-          expect(matchesPromise(expected, printed[line] ?? ""), `${name}, output line ${line + 1}: "${printed[line]}" is not "${expected}"`).toBe(true)
+          expect(
+            matchesPromise(expected, printed[line] ?? ""),
+            `${name}, output line ${line + 1}: "${printed[line]}" is not "${expected}"`
+          ).toBe(true)
         )
       }
     }, 300_000)

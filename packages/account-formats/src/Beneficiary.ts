@@ -106,5 +106,6 @@ export const WalletBeneficiary = Schema.Union(WalletIndividual, Business).annota
 })
 
 /** The name a rail compares against the account holder: `fullName` of a person, `legalName` of a business. */
-export const nameOf = (beneficiary: { readonly beneficiaryType: "INDIVIDUAL"; readonly fullName: string } | Business) =>
-  beneficiary.beneficiaryType === "INDIVIDUAL" ? beneficiary.fullName : beneficiary.legalName
+export const nameOf = (
+  beneficiary: { readonly beneficiaryType: "INDIVIDUAL"; readonly fullName: string } | Business
+) => (beneficiary.beneficiaryType === "INDIVIDUAL" ? beneficiary.fullName : beneficiary.legalName)

@@ -187,11 +187,11 @@ export const uniqueKeyOf = (info: ExternalAccountInfo): string => {
     case "COP_ACCOUNT":
     case "GHS_ACCOUNT":
     case "SLV_ACCOUNT":
-      return info.accountNumber === undefined ? info.phoneNumber ?? "" : keyOf(info.bankName, info.accountNumber)
+      return info.accountNumber === undefined ? (info.phoneNumber ?? "") : keyOf(info.bankName, info.accountNumber)
     case "PKR_ACCOUNT":
       return (
         info.iban ??
-        (info.accountNumber === undefined ? info.phoneNumber ?? "" : keyOf(info.bankName, info.accountNumber))
+        (info.accountNumber === undefined ? (info.phoneNumber ?? "") : keyOf(info.bankName, info.accountNumber))
       )
     case "EGP_ACCOUNT":
       return info.iban ?? info.phoneNumber ?? ""

@@ -11,7 +11,11 @@ const { wire } = ErrorBody
 export const basePath = "/2025-10-13"
 
 /** 400 `INVALID_INPUT` with `details.errors[]` naming every invalid field. */
-export const InvalidInputBody = wire(InvalidInput.InvalidInput, 400, "The request is invalid; details.errors lists every invalid field")
+export const InvalidInputBody = wire(
+  InvalidInput.InvalidInput,
+  400,
+  "The request is invalid; details.errors lists every invalid field"
+)
 
 /** 404 `NOT_FOUND`: no route matches the path (a missing resource has its own code). */
 export const RouteNotFoundBody = wire(HttpErrors.RouteNotFound, 404, "No such route")
@@ -20,7 +24,11 @@ export const MethodNotAllowedBody = wire(HttpErrors.MethodNotAllowed, 405, "The 
 /** 413 `PAYLOAD_TOO_LARGE`. */
 export const PayloadTooLargeBody = wire(HttpErrors.PayloadTooLarge, 413, "The request body is too large")
 /** 415 `UNSUPPORTED_MEDIA_TYPE`. */
-export const UnsupportedMediaTypeBody = wire(HttpErrors.UnsupportedMediaType, 415, "The request body must be application/json")
+export const UnsupportedMediaTypeBody = wire(
+  HttpErrors.UnsupportedMediaType,
+  415,
+  "The request body must be application/json"
+)
 /** 500 `INTERNAL_ERROR`: an unexpected failure; the cause is logged, never sent. */
 export const InternalErrorBody = wire(HttpErrors.InternalError, 500, "Unexpected failure")
 /** 500 `INTERNAL_ERROR`: the store failed. */

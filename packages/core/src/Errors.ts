@@ -14,10 +14,5 @@ export {
 export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
-export {
-  IdempotencyKeyReused,
-  InsufficientFunds,
-  InvalidPosting,
-  ReservationSettled
-} from "./ledger/LedgerErrors.js"
+export { IdempotencyKeyReused, InsufficientFunds, InvalidPosting, ReservationSettled } from "./ledger/LedgerErrors.js"
 export { PermissionDenied, PlatformNotFound, SandboxOnly, Unauthenticated } from "./platforms/PlatformErrors.js"

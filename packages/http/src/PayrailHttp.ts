@@ -1,6 +1,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Layer } from "effect"
-import type { Authentication, Customers, ExternalAccounts, InternalAccounts, SandboxFunding, UnitOfWork } from "@payrail/core"
+import type {
+  Authentication,
+  Customers,
+  ExternalAccounts,
+  InternalAccounts,
+  SandboxFunding,
+  UnitOfWork
+} from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
@@ -31,7 +38,12 @@ export const layer = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
   Layer.provide(
-    Layer.mergeAll(CustomersHandlers.layer, InternalAccountsHandlers.layer, ExternalAccountsHandlers.layer, SystemHandlers.layer)
+    Layer.mergeAll(
+      CustomersHandlers.layer,
+      InternalAccountsHandlers.layer,
+      ExternalAccountsHandlers.layer,
+      SystemHandlers.layer
+    )
   ),
   Layer.provide(AuthenticationLive.layer)
 )

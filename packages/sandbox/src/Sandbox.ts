@@ -6,9 +6,7 @@ import * as SandboxOwnership from "./SandboxOwnership.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
-  | KycProvider.KycProvider
-  | NameVerificationProvider.NameVerificationProvider
-  | OwnershipVerifier.OwnershipVerifier
+  KycProvider.KycProvider | NameVerificationProvider.NameVerificationProvider | OwnershipVerifier.OwnershipVerifier
 
 /** All sandbox providers in one layer: KYC/KYB, beneficiary name verification and wallet ownership. */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(

@@ -27,7 +27,10 @@ export const partialMatchName = (name: string, beneficiaryType: Beneficiary.Bene
   )
 }
 
-const outcome = (status: NameVerificationProvider.BeneficiaryVerificationStatus, fullName?: string): NameVerification =>
+const outcome = (
+  status: NameVerificationProvider.BeneficiaryVerificationStatus,
+  fullName?: string
+): NameVerification =>
   fullName === undefined
     ? { beneficiaryVerificationStatus: status }
     : { beneficiaryVerificationStatus: status, beneficiaryVerifiedData: { fullName } }

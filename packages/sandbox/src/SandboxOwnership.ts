@@ -8,6 +8,9 @@ import { OwnershipVerifier } from "@payrail/core"
  */
 export const isAccepted = (signature: string): boolean => signature.length > 0 && !signature.endsWith("002")
 
-export const layer: Layer.Layer<OwnershipVerifier.OwnershipVerifier> = Layer.succeed(OwnershipVerifier.OwnershipVerifier, {
-  verify: ({ signature }) => Effect.succeed(isAccepted(signature))
-})
+export const layer: Layer.Layer<OwnershipVerifier.OwnershipVerifier> = Layer.succeed(
+  OwnershipVerifier.OwnershipVerifier,
+  {
+    verify: ({ signature }) => Effect.succeed(isAccepted(signature))
+  }
+)

@@ -41,11 +41,19 @@ describe("SandboxKyc", () => {
 
   it.effect("resolves at creation on regulated, skip-paperwork and stablecoin platforms only", () =>
     Effect.gen(function* () {
-      expect(yield* initial(platformWith({}, fiatOnly), "Jo 002")).toEqual({ customerType: "INDIVIDUAL", kycStatus: "UNVERIFIED" })
-      expect(yield* initial(platformWith({ isRegulatedFinancialInstitution: true }, fiatOnly), "Jo 002")).toMatchObject({ kycStatus: "REJECTED" })
-      expect(yield* initial(platformWith({ skipPaperwork: true }, fiatOnly), "Jo 001")).toMatchObject({ kycStatus: "PENDING" })
+      expect(yield* initial(platformWith({}, fiatOnly), "Jo 002")).toEqual({
+        customerType: "INDIVIDUAL",
+        kycStatus: "UNVERIFIED"
+      })
+      expect(yield* initial(platformWith({ isRegulatedFinancialInstitution: true }, fiatOnly), "Jo 002")).toMatchObject(
+        { kycStatus: "REJECTED" }
+      )
+      expect(yield* initial(platformWith({ skipPaperwork: true }, fiatOnly), "Jo 001")).toMatchObject({
+        kycStatus: "PENDING"
+      })
       expect(yield* initial(platformWith({}), "Jo")).toMatchObject({ kycStatus: "APPROVED" })
-    }))
+    })
+  )
 
   it.effect("applies no magic suffix and approves no one on a production platform", () =>
     Effect.gen(function* () {
@@ -55,26 +63,35 @@ describe("SandboxKyc", () => {
           expect(yield* initial(production, fullName)).toEqual({ customerType: "INDIVIDUAL", kycStatus: "UNVERIFIED" })
         }
       }
-    }))
+    })
+  )
 
-  it.effect("leaves a sandbox customer who is not identified at all UNVERIFIED, even where outcomes resolve at creation", () =>
-    Effect.gen(function* () {
-      const resolving = platformWith({ isRegulatedFinancialInstitution: true })
-      expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL" })).toEqual({
-        customerType: "INDIVIDUAL",
-        kycStatus: "UNVERIFIED"
+  it.effect(
+    "leaves a sandbox customer who is not identified at all UNVERIFIED, even where outcomes resolve at creation",
+    () =>
+      Effect.gen(function* () {
+        const resolving = platformWith({ isRegulatedFinancialInstitution: true })
+        expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL" })).toEqual({
+          customerType: "INDIVIDUAL",
+          kycStatus: "UNVERIFIED"
+        })
+        expect(
+          yield* initialFor(resolving, {
+            customerType: "INDIVIDUAL",
+            platformCustomerId: "c-1",
+            region: CountryCode.CountryCode.make("US"),
+            idType: "SSN"
+          })
+        ).toMatchObject({ kycStatus: "UNVERIFIED" })
+        // Any identifying field is enough for the sandbox; the suffix rule reads fullName when there is one.
+        expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL", email: "jo@example.com" })).toMatchObject({
+          kycStatus: "APPROVED"
+        })
+        expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL", birthDate: "1990-01-01" })).toMatchObject({
+          kycStatus: "APPROVED"
+        })
       })
-      expect(
-        yield* initialFor(resolving, { customerType: "INDIVIDUAL", platformCustomerId: "c-1", region: CountryCode.CountryCode.make("US"), idType: "SSN" })
-      ).toMatchObject({ kycStatus: "UNVERIFIED" })
-      // Any identifying field is enough for the sandbox; the suffix rule reads fullName when there is one.
-      expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL", email: "jo@example.com" })).toMatchObject({
-        kycStatus: "APPROVED"
-      })
-      expect(yield* initialFor(resolving, { customerType: "INDIVIDUAL", birthDate: "1990-01-01" })).toMatchObject({
-        kycStatus: "APPROVED"
-      })
-    }))
+  )
 
   it.effect("creates businesses UNVERIFIED whatever the registration number", () =>
     Effect.gen(function* () {
@@ -84,5 +101,6 @@ describe("SandboxKyc", () => {
         request: { customerType: "BUSINESS", businessInfo: { legalName: "Co", registrationNumber: "R-004" } }
       })
       expect(result).toEqual({ customerType: "BUSINESS", kybStatus: "UNVERIFIED" })
-    }).pipe(Effect.provide(SandboxKyc.layer)))
+    }).pipe(Effect.provide(SandboxKyc.layer))
+  )
 })

@@ -10,7 +10,8 @@ export const SandboxCredentials = Schema.Struct({
 })
 export type SandboxCredentials = typeof SandboxCredentials.Type
 
-const credentialsFile = (dataDir: string) => Effect.map(Path.Path, (path) => path.resolve(dataDir, "sandbox-credentials.json"))
+const credentialsFile = (dataDir: string) =>
+  Effect.map(Path.Path, (path) => path.resolve(dataDir, "sandbox-credentials.json"))
 
 const readCredentials = (file: string) =>
   Effect.gen(function* () {

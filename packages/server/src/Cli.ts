@@ -30,7 +30,9 @@ const platformCreate = Command.make(
   "create",
   {
     name: Options.text("name").pipe(Options.withDescription("Display name of the platform")),
-    environment: Options.choice("environment", ["SANDBOX", "PRODUCTION"] as const).pipe(Options.withDefault("SANDBOX" as const))
+    environment: Options.choice("environment", ["SANDBOX", "PRODUCTION"] as const).pipe(
+      Options.withDefault("SANDBOX" as const)
+    )
   },
   ({ environment, name }) =>
     withDomain("payrail platform create")(

@@ -22,9 +22,9 @@ export const layer = (
       HashSet.make<Array<Logger.Logger<unknown, unknown>>>(
         Logger.tracerLogger,
         settings.logFormat === "json"
-        ? toStream(output.destination)(Logger.jsonLogger)
-        : settings.logFormat === "logfmt"
-          ? toStream(output.destination)(Logger.logfmtLogger)
+          ? toStream(output.destination)(Logger.jsonLogger)
+          : settings.logFormat === "logfmt"
+            ? toStream(output.destination)(Logger.logfmtLogger)
             : Logger.prettyLogger({ colors: output.colors, stderr: output.destination === "stderr" })
       )
     ),

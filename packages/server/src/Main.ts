@@ -30,7 +30,10 @@ const reportLine = (cause: Cause.Cause<unknown>, args: ReadonlyArray<string>, he
   const { name, usage } = commandOf(args)
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) {
-    const message = heldErrors.filter((line) => line !== "").join(" ").replace(/\.?$/, ".")
+    const message = heldErrors
+      .filter((line) => line !== "")
+      .join(" ")
+      .replace(/\.?$/, ".")
     return `${name}: ${message} Usage: ${usage}`
   }
   return `${name}: ${CliFailure.describeCause(cause, name)}`

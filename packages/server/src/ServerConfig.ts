@@ -53,7 +53,9 @@ export const config: Config.Config<ServerConfig> = Config.all({
   storage: Config.option(storageKind),
   dataDir: Config.string("PAYRAIL_DATA_DIR").pipe(Config.withDefault(".payrail")),
   bootstrap: Config.boolean("PAYRAIL_BOOTSTRAP").pipe(Config.withDefault(true)),
-  publicUrl: Config.option(Config.url("PAYRAIL_PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")))),
+  publicUrl: Config.option(
+    Config.url("PAYRAIL_PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")))
+  ),
   logLevel: logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   logFormat: Config.literal("pretty", "logfmt", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
   tracing: Config.boolean("PAYRAIL_TRACING").pipe(Config.withDefault(false)),
@@ -70,4 +72,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
 
 /** The URL clients use to reach this server. */
 export const baseUrl = (settings: ServerConfig): string =>
-  Option.getOrElse(settings.publicUrl, () => `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`)
+  Option.getOrElse(
+    settings.publicUrl,
+    () => `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`
+  )

@@ -30,9 +30,12 @@ describe("payrail CLI", () => {
     expect(token.stdout).toMatch(/client id\s+pk_[A-Za-z0-9_-]{24}/)
     expect(token.stdout).toMatch(/client secret\s+sk_live_[A-Za-z0-9_-]{43}/)
 
-    const unknown = await payrail("token", "create", "--platform-id", "Platform:00000000-0000-4000-8000-000000000000").catch(
-      (error: { code: number; stderr: string; stdout: string }) => error
-    )
+    const unknown = await payrail(
+      "token",
+      "create",
+      "--platform-id",
+      "Platform:00000000-0000-4000-8000-000000000000"
+    ).catch((error: { code: number; stderr: string; stdout: string }) => error)
     expect(unknown).toMatchObject({ code: 1 })
   }, 300_000)
 })

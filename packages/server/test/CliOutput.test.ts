@@ -30,14 +30,26 @@ describe("payrail CLI output", () => {
   }, 60_000)
 
   it("reports an invalid choice and an unknown command the same way", async () => {
-    const choice = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platform", "create", "--name", "x", "--environment", "LIVE")
+    const choice = await runCli(
+      { PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir },
+      "platform",
+      "create",
+      "--name",
+      "x",
+      "--environment",
+      "LIVE"
+    )
     expect(choice.code).toBe(1)
     expect(linesOf(choice.stderr)).toEqual([
-      expect.stringMatching(/^payrail platform create: Expected one of the following cases: SANDBOX, PRODUCTION\. Usage: /)
+      expect.stringMatching(
+        /^payrail platform create: Expected one of the following cases: SANDBOX, PRODUCTION\. Usage: /
+      )
     ])
     const unknown = await runCli({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir }, "platfrom")
     expect(unknown.code).toBe(1)
-    expect(linesOf(unknown.stderr)).toEqual([expect.stringMatching(/^payrail: Invalid subcommand .*Usage: payrail <command>; see payrail --help$/)])
+    expect(linesOf(unknown.stderr)).toEqual([
+      expect.stringMatching(/^payrail: Invalid subcommand .*Usage: payrail <command>; see payrail --help$/)
+    ])
   }, 60_000)
 
   it("prints help without colour codes when piped", async () => {

@@ -28,7 +28,11 @@ const stop = (server: RunningServer) => {
 const basic = (clientId: string, clientSecret: string) =>
   `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`
 
-const exists = (file: string) => stat(file).then(() => true, () => false)
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false
+  )
 
 /** The one line a refused CLI command prints, checked for what a person needs and nothing internal. */
 const expectRefusedBecauseServerRuns = (result: { code: number; stdout: string; stderr: string }, pid: number) => {
@@ -61,7 +65,9 @@ describe("the embedded store is opened by one process at a time", () => {
     expectRefusedBecauseServerRuns(await runCli(env, "platform", "create", "--name", "Ghost"), pid)
     const second = await runCli({ ...env, PORT: String(await freePort()) }, "serve")
     expect(second.code).not.toBe(0)
-    expect(linesOf(second.stderr)).toEqual([expect.stringContaining("a server is already running on this data directory")])
+    expect(linesOf(second.stderr)).toEqual([
+      expect.stringContaining("a server is already running on this data directory")
+    ])
     expect(await stop(first)).toBe(0)
     expect(await exists(lockFile)).toBe(false)
 

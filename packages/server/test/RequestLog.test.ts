@@ -31,7 +31,9 @@ const threeRequests = async (baseUrl: string, auth: string) => {
     body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Body Secret" })
   })
   expect(created.status).toBe(201)
-  expect((await fetch(`${baseUrl}${api}/customers`, { headers: { authorization: "Basic bm9wZTpub3Bl" } })).status).toBe(401)
+  expect((await fetch(`${baseUrl}${api}/customers`, { headers: { authorization: "Basic bm9wZTpub3Bl" } })).status).toBe(
+    401
+  )
 }
 
 describe("request logging", () => {

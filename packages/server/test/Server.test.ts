@@ -22,7 +22,10 @@ const exerciseCustomers = async (baseUrl: string, auth: string) => {
     })
   const ids: Array<string> = []
   for (const name of ["Ada Lovelace", "Grace Hopper", "Alan Turing"]) {
-    const created = await call("/customers", { method: "POST", body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: name }) })
+    const created = await call("/customers", {
+      method: "POST",
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: name })
+    })
     expect(created.status).toBe(201)
     ids.push((await created.json()).id)
   }
@@ -31,7 +34,10 @@ const exerciseCustomers = async (baseUrl: string, auth: string) => {
   const second = await (await call(`/customers?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).json()
   const listed = [...first.data, ...second.data].map((customer: { id: string }) => customer.id)
   expect(listed).toEqual(expect.arrayContaining(ids))
-  const patched = await call(`/customers/${ids[0]}`, { method: "PATCH", body: JSON.stringify({ customerType: "INDIVIDUAL", email: "ada@example.com" }) })
+  const patched = await call(`/customers/${ids[0]}`, {
+    method: "PATCH",
+    body: JSON.stringify({ customerType: "INDIVIDUAL", email: "ada@example.com" })
+  })
   expect(await patched.json()).toMatchObject({ id: ids[0], email: "ada@example.com" })
   const invalid = await call("/customers", {
     method: "POST",
@@ -72,7 +78,10 @@ const exerciseTypedClient = (baseUrl: string, auth: string) =>
     const listed = yield* client.customers.list({ urlParams: { limit: 10 } })
     const updated = yield* client.customers.update({
       path: { customerId: created.id },
-      payload: Schema.decodeUnknownSync(CustomerRequest.UpdateIndividualCustomer)({ customerType: "INDIVIDUAL", fullName: "Ada King" })
+      payload: Schema.decodeUnknownSync(CustomerRequest.UpdateIndividualCustomer)({
+        customerType: "INDIVIDUAL",
+        fullName: "Ada King"
+      })
     })
     const external = yield* client.externalAccounts.createForCustomers({
       payload: Schema.decodeUnknownSync(ExternalAccountRequest.CreateExternalAccountRequest)({
@@ -123,7 +132,9 @@ describe("reference server on embedded PGlite", () => {
       expect(second.output()).not.toContain("(created now)")
       expect(second.auth).toBe(first.auth)
       for (const id of ids) {
-        const response = await checked(`${second.baseUrl}${api}/customers/${id}`, { headers: { authorization: second.auth } })
+        const response = await checked(`${second.baseUrl}${api}/customers/${id}`, {
+          headers: { authorization: second.auth }
+        })
         expect(response.status).toBe(200)
       }
     } finally {
@@ -139,13 +150,19 @@ describe("typed client against the reference server", () => {
     const server = await startServer({ PAYRAIL_DATA_DIR: dataDir, PAYRAIL_STORAGE: "memory" })
     try {
       const result = await exerciseTypedClient(server.baseUrl, server.auth)
-      expect(result.created).toMatchObject({ customerType: "INDIVIDUAL", fullName: "Ada Lovelace", email: "ada@example.com" })
+      expect(result.created).toMatchObject({
+        customerType: "INDIVIDUAL",
+        fullName: "Ada Lovelace",
+        email: "ada@example.com"
+      })
       expect(result.read).toEqual(result.created)
       expect(result.listed.data.map((customer) => customer.id)).toContain(result.created.id)
       expect(result.updated).toMatchObject({ id: result.created.id, fullName: "Ada King", email: "ada@example.com" })
       expect(result.external).toMatchObject({ customerId: result.created.id, currency: "USD", status: "ACTIVE" })
       expect(result.externals.data.map((account) => account.id)).toEqual([result.external.id])
-      expect(result.internals.data.map((account) => account.customerId)).toEqual(result.internals.data.map(() => result.created.id))
+      expect(result.internals.data.map((account) => account.customerId)).toEqual(
+        result.internals.data.map(() => result.created.id)
+      )
       expect(result.internals.data.length).toBeGreaterThan(0)
       expect(result.missing).toMatchObject({ _tag: "CustomerNotFound", code: "USER_NOT_FOUND" })
     } finally {
@@ -181,7 +198,9 @@ describe.skipIf(databaseUrl === undefined)("reference server on PostgreSQL (DATA
       const second = await startServer(env)
       const checked = checkedFetch(fetch, second.baseUrl)
       try {
-        const page = await (await checked(`${second.baseUrl}${api}/customers?limit=100`, { headers: { authorization: second.auth } })).json()
+        const page = await (
+          await checked(`${second.baseUrl}${api}/customers?limit=100`, { headers: { authorization: second.auth } })
+        ).json()
         expect(page.data.map((customer: { id: string }) => customer.id)).toEqual(expect.arrayContaining(ids))
       } finally {
         expect(await second.stop()).toBe(0)

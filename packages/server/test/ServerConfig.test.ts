@@ -11,5 +11,6 @@ describe("ServerConfig", () => {
       expect((yield* read({})).tracing).toBe(false)
       expect((yield* read({ PAYRAIL_TRACING: "true" })).tracing).toBe(true)
       expect(yield* Effect.flip(read({ PAYRAIL_TRACING: "sometimes" }))).toBeDefined()
-    }))
+    })
+  )
 })

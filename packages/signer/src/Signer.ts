@@ -86,9 +86,7 @@ export const openSessionKeyBundle = async (options: {
 }): Promise<KeyPair> => {
   const recipient = Result.getOrThrow(P256.parsePrivateKey(options.privateKey))
   return toKeyPair(
-    Result.getOrThrow(
-      await CredentialBundle.openSessionKey({ bundle: options.encryptedSessionSigningKey, recipient })
-    )
+    Result.getOrThrow(await CredentialBundle.openSessionKey({ bundle: options.encryptedSessionSigningKey, recipient }))
   )
 }
 

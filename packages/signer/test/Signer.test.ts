@@ -39,7 +39,9 @@ describe("generateKeyPair", () => {
 describe("stamp", () => {
   it("reproduces every deterministic stamp vector byte for byte", () => {
     for (const vector of vectors.stamps.filter((v) => v.deterministic)) {
-      expect(Signer.stamp({ payloadToSign: vector.payload, privateKey: vector.privateKeyHex })).toBe(vector.stampHeaderValue)
+      expect(Signer.stamp({ payloadToSign: vector.payload, privateKey: vector.privateKeyHex })).toBe(
+        vector.stampHeaderValue
+      )
     }
   })
 
@@ -57,7 +59,9 @@ describe("encryptOtpBundle", () => {
         publicKey: vector.tekPublicKeyHex,
         signerPublicKey: vector.signerPublicKeyHex
       })
-      const opened = Result.getOrThrow(await OtpBundle.open({ encryptedOtpBundle, recipient: vector.targetPrivateKeyHex }))
+      const opened = Result.getOrThrow(
+        await OtpBundle.open({ encryptedOtpBundle, recipient: vector.targetPrivateKeyHex })
+      )
       expect(opened.otpCode).toBe(vector.otpCode)
       expect(opened.publicKeyHex).toBe(vector.tekPublicKeyHex)
     })
@@ -71,9 +75,9 @@ describe("encryptOtpBundle", () => {
       otpCode: "000000",
       publicKey: vector.tekPublicKeyHex
     })
-    expect(Result.getOrThrow(await OtpBundle.open({ encryptedOtpBundle, recipient: vector.targetPrivateKeyHex })).otpCode).toBe(
-      "000000"
-    )
+    expect(
+      Result.getOrThrow(await OtpBundle.open({ encryptedOtpBundle, recipient: vector.targetPrivateKeyHex })).otpCode
+    ).toBe("000000")
   })
 
   it("rejects a bundle signed by another key with SignerMismatch", async () => {
@@ -105,7 +109,11 @@ describe("encryptOtpBundle", () => {
 
   it("rejects a TEK public key that is not a P-256 point", async () => {
     const error = await rejection(
-      Signer.encryptOtpBundle({ otpEncryptionTargetBundle: vector.targetBundle, otpCode: "1", publicKey: `02${"00".repeat(31)}01` })
+      Signer.encryptOtpBundle({
+        otpEncryptionTargetBundle: vector.targetBundle,
+        otpCode: "1",
+        publicKey: `02${"00".repeat(31)}01`
+      })
     )
     expect(error.code).toBe("InvalidPublicKey")
   })
@@ -157,7 +165,11 @@ describe("signRetry", () => {
 
   it("accepts the challenge as JSON text", () => {
     const session = Signer.generateKeyPair()
-    const fromText = Signer.signRetry({ challenge: JSON.stringify(challenge), privateKey: session.privateKey, now: before })
+    const fromText = Signer.signRetry({
+      challenge: JSON.stringify(challenge),
+      privateKey: session.privateKey,
+      now: before
+    })
     expect(fromText).toEqual(Signer.signRetry({ challenge, privateKey: session.privateKey, now: new Date(before) }))
   })
 
@@ -177,9 +189,13 @@ describe("signRetry", () => {
 
   it("names the malformed field", () => {
     const privateKey = Signer.generateKeyPair().privateKey
-    const missing = thrown(() => Signer.signRetry({ challenge: JSON.stringify({ ...challenge, requestId: 1 }), privateKey, now: before }))
+    const missing = thrown(() =>
+      Signer.signRetry({ challenge: JSON.stringify({ ...challenge, requestId: 1 }), privateKey, now: before })
+    )
     expect([missing.code, missing.field]).toEqual(["BadField", "requestId"])
-    const badTime = thrown(() => Signer.signRetry({ challenge: { ...challenge, expiresAt: "soon" }, privateKey, now: before }))
+    const badTime = thrown(() =>
+      Signer.signRetry({ challenge: { ...challenge, expiresAt: "soon" }, privateKey, now: before })
+    )
     expect([badTime.code, badTime.field]).toEqual(["BadTimestamp", "expiresAt"])
   })
 
@@ -188,8 +204,14 @@ describe("signRetry", () => {
     const publicKey = keyOf(session.publicKeyCompressed)
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (payloadToSign) => {
-        const headers = Signer.signRetry({ challenge: { ...challenge, payloadToSign }, privateKey: session.privateKey, now: before })
-        expect(Stamp.verify({ stamp: headers["Service-Wallet-Signature"], payload: payloadToSign, publicKey }).ok).toBe(true)
+        const headers = Signer.signRetry({
+          challenge: { ...challenge, payloadToSign },
+          privateKey: session.privateKey,
+          now: before
+        })
+        expect(Stamp.verify({ stamp: headers["Service-Wallet-Signature"], payload: payloadToSign, publicKey }).ok).toBe(
+          true
+        )
       }),
       { numRuns: 30 }
     )
@@ -214,6 +236,9 @@ describe("a complete OTP device flow against the protocol", () => {
     expect(opened.otpCode).toBe("000000")
     const challenge = { payloadToSign: "verify-otp", requestId: "Request:1", expiresAt: "2999-01-01T00:00:00Z" }
     const headers = Signer.signRetry({ challenge, privateKey: tek.privateKey })
-    expect(Stamp.verify({ stamp: headers["Service-Wallet-Signature"], payload: "verify-otp", publicKey: opened.publicKey }).ok).toBe(true)
+    expect(
+      Stamp.verify({ stamp: headers["Service-Wallet-Signature"], payload: "verify-otp", publicKey: opened.publicKey })
+        .ok
+    ).toBe(true)
   })
 })

@@ -41,4 +41,5 @@ export const run: Effect.Effect<
 )
 
 /** Runs `run` when built; provide it before the repositories so that they only ever see an up-to-date schema. */
-export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError, SqlClient.SqlClient> = Layer.effectDiscard(run)
+export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError, SqlClient.SqlClient> =
+  Layer.effectDiscard(run)

@@ -42,8 +42,9 @@ const statement = <A>(run: () => Promise<A>): Effect.Effect<A, SqlError> =>
 
 const makeConnection = (db: PGlite): Connection => {
   const execute = (sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows) =>
-    Effect.map(statement(() => db.query<Row>(sql, [...params])), (result) =>
-      transformRows === undefined ? result.rows : transformRows(result.rows)
+    Effect.map(
+      statement(() => db.query<Row>(sql, [...params])),
+      (result) => (transformRows === undefined ? result.rows : transformRows(result.rows))
     )
   return {
     execute,
@@ -56,10 +57,13 @@ const makeConnection = (db: PGlite): Connection => {
     executeUnprepared: (sql, params, transformRows) =>
       params.length > 0
         ? execute(sql, params, transformRows)
-        : Effect.map(statement(() => db.exec(sql)), (results) => {
-            const rows: ReadonlyArray<Row> = results[results.length - 1]?.rows ?? []
-            return transformRows === undefined ? rows : transformRows(rows)
-          }),
+        : Effect.map(
+            statement(() => db.exec(sql)),
+            (results) => {
+              const rows: ReadonlyArray<Row> = results[results.length - 1]?.rows ?? []
+              return transformRows === undefined ? rows : transformRows(rows)
+            }
+          ),
     // PGlite has no cursors: the rows are read at once and then streamed.
     executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
   }
@@ -107,7 +111,9 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
  * open, opening fails with a `SqlError` whose `cause` is a `PgliteLock.DataDirectoryInUse` naming that process. The
  * lock is released after the database is closed.
  */
-export const make = (options: Options): Effect.Effect<SqlClient.SqlClient, SqlError, Reactivity.Reactivity | Scope.Scope> =>
+export const make = (
+  options: Options
+): Effect.Effect<SqlClient.SqlClient, SqlError, Reactivity.Reactivity | Scope.Scope> =>
   Effect.gen(function* () {
     yield* lock(options)
     const db = yield* Effect.acquireRelease(open(options), (db) =>
@@ -123,7 +129,10 @@ export const make = (options: Options): Effect.Effect<SqlClient.SqlClient, SqlEr
       acquirer: acquire,
       transactionAcquirer: acquire,
       compiler: PgClient.makeCompiler(),
-      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
+      spanAttributes: [
+        ["db.system.name", "postgresql"],
+        ["db.namespace", "pglite"]
+      ]
     })
   })
 

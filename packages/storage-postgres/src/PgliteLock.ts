@@ -116,7 +116,10 @@ const removeStale = (lockFile: string, staleContent: string, nowMillis: number) 
       await mkdir(guard)
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error
-      const age = await stat(guard).then((info) => nowMillis - info.mtimeMs, () => 0)
+      const age = await stat(guard).then(
+        (info) => nowMillis - info.mtimeMs,
+        () => 0
+      )
       if (age > 10_000) await rmdir(guard).catch(() => undefined)
       return
     }

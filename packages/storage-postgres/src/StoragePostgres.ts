@@ -38,9 +38,7 @@ export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient
  * `@effect/sql-pg` that is closed when the layer is released. The URL stays redacted: it never reaches logs.
  */
 export const layerPostgres = (url: Redacted.Redacted<string>): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
-  layer.pipe(
-    Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed)))
-  )
+  layer.pipe(Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed))))
 
 /**
  * Every storage port on PGlite, PostgreSQL running in this process: in memory, or in `options.dataDir` where the
@@ -51,6 +49,5 @@ export const layerPglite = (options: PgliteClient.Options = {}): Layer.Layer<Sto
   layer.pipe(Layer.provide(PgliteClient.layer(options).pipe(Layer.mapError(openFailed))))
 
 /** `layerPostgres` on the server named by the `DATABASE_URL` configuration, which is required. */
-export const layerConfig: Layer.Layer<Storage.Services, Errors.StoreFailure | ConfigError.ConfigError> = Layer.unwrapEffect(
-  Effect.map(Config.redacted("DATABASE_URL"), layerPostgres)
-)
+export const layerConfig: Layer.Layer<Storage.Services, Errors.StoreFailure | ConfigError.ConfigError> =
+  Layer.unwrapEffect(Effect.map(Config.redacted("DATABASE_URL"), layerPostgres))

@@ -24,7 +24,7 @@ const event = (platformId: Platform.PlatformId, type: string, timestamp: DateTim
     platformId,
     type,
     timestamp,
-    data: { type, nested: { list: [1, 2, 3], text: "é ✓ \"quoted\"" } }
+    data: { type, nested: { list: [1, 2, 3], text: 'é ✓ "quoted"' } }
   })
 
 const sqlStateOf = (failure: Errors.StoreFailure): unknown => {
@@ -56,7 +56,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "external_accounts"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
-      }))
+      })
+    )
 
     it.effect("maps SQLSTATE 23505 on (platform, platformCustomerId) to PlatformCustomerIdTaken with its details", () =>
       Effect.gen(function* () {
@@ -67,7 +68,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           repo.insert(owner, Fixtures.individual({ platformCustomerId: "pc-1" }), Fixtures.noIdentifier)
         )
         expect(duplicate).toEqual(Errors.PlatformCustomerIdTaken.of("pc-1"))
-      }))
+      })
+    )
 
     it.effect("reports other unique violations as StoreFailure that keeps the SQLSTATE in its cause", () =>
       Effect.gen(function* () {
@@ -76,7 +78,9 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         const owner = Fixtures.platform().id
         const token = Fixtures.apiToken(owner)
         yield* tokens.insert(token)
-        const sameClientId = yield* Effect.flip(tokens.insert({ ...Fixtures.apiToken(owner), clientId: token.clientId }))
+        const sameClientId = yield* Effect.flip(
+          tokens.insert({ ...Fixtures.apiToken(owner), clientId: token.clientId })
+        )
         expect(sameClientId._tag).toBe("StoreFailure")
         expect(sqlStateOf(sameClientId)).toBe("23505")
 
@@ -84,7 +88,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         yield* customers.insert(owner, customer, Fixtures.noIdentifier)
         const sameId = yield* Effect.flip(customers.insert(owner, customer, Fixtures.noIdentifier))
         expect(sameId._tag).toBe("StoreFailure")
-      }))
+      })
+    )
 
     it.effect("stores records encoded and decodes them intact, milliseconds and Unicode included", () =>
       Effect.gen(function* () {
@@ -105,7 +110,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         yield* outbox.append(appended)
         const pending = yield* outbox.pending(100_000)
         expect(pending.find((candidate) => candidate.id === appended.id)).toEqual(appended)
-      }))
+      })
+    )
 
     it.effect("fails as StoreFailure, never with a malformed record, when a stored row no longer decodes", () =>
       Effect.gen(function* () {
@@ -127,7 +133,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           ["StoreFailure", "customers.findById"],
           ["StoreFailure", "customers.list"]
         ])
-      }))
+      })
+    )
 
     it.effect("runs a nested unit of work as a savepoint: its failure undoes only its own writes", () =>
       Effect.gen(function* () {
@@ -146,7 +153,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         )
         expect(Option.isSome(yield* platforms.findById(outer.id))).toBe(true)
         expect(yield* platforms.findById(inner.id)).toEqual(Option.none())
-      }))
+      })
+    )
 
     it.effect("returns pending outbox events in append order, at most `limit`", () =>
       Effect.gen(function* () {
@@ -158,7 +166,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         const mine = (yield* outbox.pending(100_000)).filter((pending) => pending.platformId === owner)
         expect(mine.map((pending) => pending.id)).toEqual(events.map((appended) => appended.id))
         expect(yield* outbox.pending(1)).toHaveLength(1)
-      }))
+      })
+    )
 
     it.effect("reads a token and its platform in one statement, and a client id with NUL in none", () =>
       Effect.gen(function* () {
@@ -170,13 +179,18 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         expect(found).toEqual(Option.some({ token, platform }))
         expect(statements).toHaveLength(1)
         expect(statements[0]).toMatch(/JOIN platforms/)
-        expect(yield* Statements.executed(tokens.findWithPlatform(`${token.clientId}\u0000`))).toEqual([Option.none(), []])
-      }))
+        expect(yield* Statements.executed(tokens.findWithPlatform(`${token.clientId}\u0000`))).toEqual([
+          Option.none(),
+          []
+        ])
+      })
+    )
 
     it.effect("refuses credentials whose client id contains NUL as UNAUTHORIZED, not as a store failure", () =>
       Effect.gen(function* () {
         const authentication = yield* Authentication.Authentication
         const failure = yield* Effect.flip(authentication.authenticate("pk_\u0000", Redacted.make("sk_sandbox_x")))
         expect(failure).toMatchObject({ _tag: "Unauthenticated", code: "UNAUTHORIZED" })
-      }).pipe(Effect.provide(Authentication.layer)))
+      }).pipe(Effect.provide(Authentication.layer))
+    )
   })

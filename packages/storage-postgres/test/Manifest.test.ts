@@ -11,7 +11,8 @@ interface Manifest {
 const read = (path: string): Manifest => JSON.parse(readFileSync(path, "utf8"))
 const own = read(new URL("../package.json", import.meta.url).pathname)
 // The installed packages, as this package's node_modules links them (some close `./package.json` in `exports`).
-const manifestOf = (name: string): Manifest => read(new URL(`../node_modules/${name}/package.json`, import.meta.url).pathname)
+const manifestOf = (name: string): Manifest =>
+  read(new URL(`../node_modules/${name}/package.json`, import.meta.url).pathname)
 const names = (record: Record<string, string> | undefined) => Object.keys(record ?? {})
 
 describe("@payrail/storage-postgres manifest", () => {
@@ -36,7 +37,9 @@ describe("@payrail/storage-postgres manifest", () => {
     for (const name of [...names(own.dependencies), ...names(own.peerDependencies)]) {
       if (name.startsWith("@payrail/")) continue
       const manifest = manifestOf(name)
-      const required = names(manifest.peerDependencies).filter((peer) => !manifest.peerDependenciesMeta?.[peer]?.optional)
+      const required = names(manifest.peerDependencies).filter(
+        (peer) => !manifest.peerDependenciesMeta?.[peer]?.optional
+      )
       for (const peer of required) expect(names(own.peerDependencies), `${name} needs ${peer}`).toContain(peer)
     }
   })

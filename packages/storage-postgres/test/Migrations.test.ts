@@ -90,22 +90,30 @@ describe("Migrations", () => {
       const now = yield* MigrationScript.render(shippedLoader)
       expect(now).not.toContain("-- params:")
       expect(now).toBe(yield* before)
-    }))
+    })
+  )
 
-  it.effect("loads one module per file of src/migrations, keyed by its file name, the shipped ids and names first", () =>
-    Effect.gen(function* () {
-      const files = readdirSync(new URL("../src/migrations", import.meta.url))
-        .filter((file) => /^\d{4}_.+\.ts$/.test(file))
-        .sort()
-      const loaded = yield* loadedIds
-      expect(loaded.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}.ts`)).toEqual(files)
-      expect(loaded.slice(0, shipped.length)).toEqual(shipped)
-      expect(loaded.map(([id]) => id)).toEqual(loaded.map((_, index) => index + 1))
-    }))
+  it.effect(
+    "loads one module per file of src/migrations, keyed by its file name, the shipped ids and names first",
+    () =>
+      Effect.gen(function* () {
+        const files = readdirSync(new URL("../src/migrations", import.meta.url))
+          .filter((file) => /^\d{4}_.+\.ts$/.test(file))
+          .sort()
+        const loaded = yield* loadedIds
+        expect(loaded.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}.ts`)).toEqual(files)
+        expect(loaded.slice(0, shipped.length)).toEqual(shipped)
+        expect(loaded.map(([id]) => id)).toEqual(loaded.map((_, index) => index + 1))
+      })
+  )
 
-  it.live("leaves a PGlite database migrated before the split exactly as a fresh one", () => sameSchema(() => Pglite.layerClient), {
-    timeout: 60_000
-  })
+  it.live(
+    "leaves a PGlite database migrated before the split exactly as a fresh one",
+    () => sameSchema(() => Pglite.layerClient),
+    {
+      timeout: 60_000
+    }
+  )
 
   it.live.skipIf(!Postgres.configured)(
     "leaves a PostgreSQL database migrated before the split exactly as a fresh one (DATABASE_URL)",

@@ -17,43 +17,51 @@ AdapterSuite.register("pglite", Pglite.layer())
 StatementSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
-  it.live("keeps its data in a data directory across close and reopen", () =>
-    Effect.gen(function* () {
-      const dataDir = yield* Effect.acquireRelease(
-        Effect.promise(() => mkdtemp(join(tmpdir(), "payrail-pglite-test-"))),
-        (directory) => Effect.promise(() => rm(directory, { recursive: true, force: true }))
-      )
-      const platform = Fixtures.platform()
-      yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform)).pipe(
-        Effect.provide(Pglite.layer({ dataDir }))
-      )
-      const reopened = yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.findById(platform.id)).pipe(
-        Effect.provide(StoragePostgres.layerPglite({ dataDir }))
-      )
-      expect(reopened).toEqual(Option.some(platform))
-    }).pipe(Effect.scoped), { timeout: 60_000 })
+  it.live(
+    "keeps its data in a data directory across close and reopen",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = yield* Effect.acquireRelease(
+          Effect.promise(() => mkdtemp(join(tmpdir(), "payrail-pglite-test-"))),
+          (directory) => Effect.promise(() => rm(directory, { recursive: true, force: true }))
+        )
+        const platform = Fixtures.platform()
+        yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform)).pipe(
+          Effect.provide(Pglite.layer({ dataDir }))
+        )
+        const reopened = yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.findById(platform.id)).pipe(
+          Effect.provide(StoragePostgres.layerPglite({ dataDir }))
+        )
+        expect(reopened).toEqual(Option.some(platform))
+      }).pipe(Effect.scoped),
+    { timeout: 60_000 }
+  )
 
-  it.live("makes a statement outside a unit of work wait until the running one has committed", () =>
-    Effect.gen(function* () {
-      const store = yield* UnitOfWork.UnitOfWork
-      const repo = yield* PlatformRepo.PlatformRepo
-      const platform = Fixtures.platform()
-      const inserted = yield* Deferred.make<void>()
-      const commit = yield* Deferred.make<void>()
-      const unit = yield* Effect.fork(
-        store.transaction(
-          Effect.zipRight(
-            Effect.zipRight(repo.insert(platform), Deferred.succeed(inserted, undefined)),
-            Deferred.await(commit)
+  it.live(
+    "makes a statement outside a unit of work wait until the running one has committed",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* UnitOfWork.UnitOfWork
+        const repo = yield* PlatformRepo.PlatformRepo
+        const platform = Fixtures.platform()
+        const inserted = yield* Deferred.make<void>()
+        const commit = yield* Deferred.make<void>()
+        const unit = yield* Effect.fork(
+          store.transaction(
+            Effect.zipRight(
+              Effect.zipRight(repo.insert(platform), Deferred.succeed(inserted, undefined)),
+              Deferred.await(commit)
+            )
           )
         )
-      )
-      yield* Deferred.await(inserted)
-      const reader = yield* Effect.fork(repo.findById(platform.id))
-      yield* Effect.sleep("100 millis")
-      expect(Option.isNone(yield* Fiber.poll(reader))).toBe(true)
-      yield* Deferred.succeed(commit, undefined)
-      yield* Fiber.join(unit)
-      expect(yield* Fiber.join(reader)).toEqual(Option.some(platform))
-    }).pipe(Effect.provide(Pglite.layer())), { timeout: 60_000 })
+        yield* Deferred.await(inserted)
+        const reader = yield* Effect.fork(repo.findById(platform.id))
+        yield* Effect.sleep("100 millis")
+        expect(Option.isNone(yield* Fiber.poll(reader))).toBe(true)
+        yield* Deferred.succeed(commit, undefined)
+        yield* Fiber.join(unit)
+        expect(yield* Fiber.join(reader)).toEqual(Option.some(platform))
+      }).pipe(Effect.provide(Pglite.layer())),
+    { timeout: 60_000 }
+  )
 })

@@ -13,7 +13,13 @@ const temporaryDirectory = Effect.acquireRelease(
   (directory) => Effect.promise(() => rm(directory, { recursive: true, force: true }))
 )
 
-const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
+const exists = (file: string) =>
+  Effect.promise(() =>
+    stat(file).then(
+      () => true,
+      () => false
+    )
+  )
 
 /** The pid of a process that has just exited, so no live process has it (until the system reuses it). */
 const deadPid = (): number => {
@@ -47,7 +53,12 @@ describe("PgliteLock", () => {
     Effect.gen(function* () {
       const dataDir = yield* temporaryDirectory
       const lockFile = join(dataDir, PgliteLock.lockFileName)
-      const stale = { pid: deadPid(), hostname: hostname(), command: "payrail serve", startedAt: "2025-01-01T00:00:00.000Z" }
+      const stale = {
+        pid: deadPid(),
+        hostname: hostname(),
+        command: "payrail serve",
+        startedAt: "2025-01-01T00:00:00.000Z"
+      }
       yield* Effect.promise(() => writeFile(lockFile, JSON.stringify(stale)))
       yield* Effect.scoped(
         Effect.gen(function* () {
@@ -56,7 +67,7 @@ describe("PgliteLock", () => {
           expect(holder).toMatchObject({ pid: process.pid, command: "after a crash" })
         })
       )
-      yield* Effect.promise(() => writeFile(lockFile, "{\"pid\": "))
+      yield* Effect.promise(() => writeFile(lockFile, '{"pid": '))
       yield* Effect.scoped(PgliteLock.acquire(dataDir, "after a torn write"))
       // A lock naming this very pid but not held by this process was left by an earlier process with the same pid.
       yield* Effect.promise(() => writeFile(lockFile, JSON.stringify({ ...stale, pid: process.pid })))
@@ -69,25 +80,39 @@ describe("PgliteLock", () => {
       const dataDir = yield* temporaryDirectory
       const lockFile = join(dataDir, PgliteLock.lockFileName)
       // The parent of this test process is alive for as long as the test runs.
-      const live = { pid: process.ppid, hostname: hostname(), command: "payrail serve", startedAt: "2025-01-01T00:00:00.000Z" }
+      const live = {
+        pid: process.ppid,
+        hostname: hostname(),
+        command: "payrail serve",
+        startedAt: "2025-01-01T00:00:00.000Z"
+      }
       yield* Effect.promise(() => writeFile(lockFile, JSON.stringify(live)))
       const refused = yield* Effect.flip(Effect.scoped(PgliteLock.acquire(dataDir, "cli")))
       expect(refused).toBeInstanceOf(PgliteLock.DataDirectoryInUse)
-      expect(refused.message).toBe(`${dataDir} is in use by process ${process.ppid} (payrail serve, since 2025-01-01T00:00:00.000Z)`)
-      yield* Effect.promise(() => writeFile(lockFile, JSON.stringify({ ...live, pid: deadPid(), hostname: "elsewhere" })))
-      expect(yield* Effect.flip(Effect.scoped(PgliteLock.acquire(dataDir, "cli")))).toBeInstanceOf(PgliteLock.DataDirectoryInUse)
+      expect(refused.message).toBe(
+        `${dataDir} is in use by process ${process.ppid} (payrail serve, since 2025-01-01T00:00:00.000Z)`
+      )
+      yield* Effect.promise(() =>
+        writeFile(lockFile, JSON.stringify({ ...live, pid: deadPid(), hostname: "elsewhere" }))
+      )
+      expect(yield* Effect.flip(Effect.scoped(PgliteLock.acquire(dataDir, "cli")))).toBeInstanceOf(
+        PgliteLock.DataDirectoryInUse
+      )
     })
   )
 
-  it.scoped("makes a second PGlite client on an open data directory fail with the holder as the cause", () =>
-    Effect.gen(function* () {
-      const dataDir = yield* temporaryDirectory
-      yield* PgliteClient.make({ dataDir, owner: "first client" })
-      const error = yield* Effect.flip(Effect.scoped(PgliteClient.make({ dataDir, owner: "second client" })))
-      expect(error.cause).toBeInstanceOf(PgliteClient.DataDirectoryInUse)
-      expect(error.message).toContain("(first client, since ")
-    }).pipe(Effect.provide(Reactivity.layer))
-  , { timeout: 60_000 })
+  it.scoped(
+    "makes a second PGlite client on an open data directory fail with the holder as the cause",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = yield* temporaryDirectory
+        yield* PgliteClient.make({ dataDir, owner: "first client" })
+        const error = yield* Effect.flip(Effect.scoped(PgliteClient.make({ dataDir, owner: "second client" })))
+        expect(error.cause).toBeInstanceOf(PgliteClient.DataDirectoryInUse)
+        expect(error.message).toContain("(first client, since ")
+      }).pipe(Effect.provide(Reactivity.layer)),
+    { timeout: 60_000 }
+  )
 })
 
 describe("PgliteLock in one process", () => {
@@ -100,7 +125,9 @@ describe("PgliteLock in one process", () => {
         { concurrency: "unbounded" }
       )
       expect(results.filter((result) => result._tag === "Right")).toHaveLength(1)
-      expect(results.filter((result) => result._tag === "Left" && result.left._tag === "DataDirectoryInUse")).toHaveLength(7)
+      expect(
+        results.filter((result) => result._tag === "Left" && result.left._tag === "DataDirectoryInUse")
+      ).toHaveLength(7)
     })
   )
 })

@@ -16,15 +16,19 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
 
   StatementSuite.register("postgres", Postgres.layer)
 
-  it.live("lets two servers start on one fresh database at once: both come up, the schema is migrated once", () =>
-    Effect.gen(function* () {
-      const { url } = yield* Postgres.TestDatabase
-      const server = Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.list).pipe(
-        Effect.provide(StoragePostgres.layerPostgres(url))
-      )
-      yield* Effect.all([server, server, server], { concurrency: "unbounded" })
-      const sql = yield* SqlClient.SqlClient
-      const applied = yield* sql`SELECT migration_id FROM ${sql(Migrations.table)}`
-      expect(applied).toHaveLength(8)
-    }).pipe(Effect.provide(Postgres.layerClient.pipe(Layer.provideMerge(Postgres.layerDatabase)))), { timeout: 60_000 })
+  it.live(
+    "lets two servers start on one fresh database at once: both come up, the schema is migrated once",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* Postgres.TestDatabase
+        const server = Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.list).pipe(
+          Effect.provide(StoragePostgres.layerPostgres(url))
+        )
+        yield* Effect.all([server, server, server], { concurrency: "unbounded" })
+        const sql = yield* SqlClient.SqlClient
+        const applied = yield* sql`SELECT migration_id FROM ${sql(Migrations.table)}`
+        expect(applied).toHaveLength(8)
+      }).pipe(Effect.provide(Postgres.layerClient.pipe(Layer.provideMerge(Postgres.layerDatabase)))),
+    { timeout: 60_000 }
+  )
 })

@@ -25,137 +25,144 @@ const firstPage = { limit: 20, after: Option.none() }
  * more round trip fails here, whatever the reason. Registered once per backend.
  */
 export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) =>
-  layer(storage, { timeout: "120 seconds", excludeTestServices: true })(`storage-postgres statements on ${backend}`, (it) => {
-    it.effect("runs each repository operation in its fixed number of statements", () =>
-      Effect.gen(function* () {
-        const counts: Record<string, number> = {}
-        const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
-          Effect.map(Statements.executed(effect), ([result, statements]) => {
-            counts[name] = statements.length
-            return result
+  layer(storage, { timeout: "120 seconds", excludeTestServices: true })(
+    `storage-postgres statements on ${backend}`,
+    (it) => {
+      it.effect("runs each repository operation in its fixed number of statements", () =>
+        Effect.gen(function* () {
+          const counts: Record<string, number> = {}
+          const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
+            Effect.map(Statements.executed(effect), ([result, statements]) => {
+              counts[name] = statements.length
+              return result
+            })
+
+          const platforms = yield* PlatformRepo.PlatformRepo
+          const platform = Fixtures.platform()
+          yield* count("platforms.insert", platforms.insert(platform))
+          yield* count("platforms.findById", platforms.findById(platform.id))
+          yield* count("platforms.list", platforms.list)
+
+          const tokens = yield* ApiTokenRepo.ApiTokenRepo
+          const token = Fixtures.apiToken(platform.id)
+          yield* count("apiTokens.insert", tokens.insert(token))
+          yield* count("apiTokens.findByClientId", tokens.findByClientId(token.clientId))
+          yield* count("apiTokens.findWithPlatform", tokens.findWithPlatform(token.clientId))
+          yield* count("apiTokens.listByPlatform", tokens.listByPlatform(platform.id))
+
+          const customers = yield* CustomerRepo.CustomerRepo
+          const customer = Fixtures.individual()
+          yield* count("customers.insert", customers.insert(platform.id, customer, Option.some("123-45-6789")))
+          const stored = yield* count("customers.findById", customers.findById(platform.id, customer.id))
+          const next = { ...Option.getOrThrow(stored), version: 2 }
+          yield* count("customers.update", customers.update(platform.id, next, 1))
+          yield* count("customers.list", customers.list(platform.id, { customerType: "INDIVIDUAL" }, firstPage))
+
+          const outbox = yield* Outbox.Outbox
+          const event = new DomainEvent.DomainEvent({
+            id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
+            platformId: platform.id,
+            type: "CUSTOMER.CREATED",
+            timestamp: Fixtures.at(0),
+            data: {}
           })
+          yield* count("outbox.append", outbox.append(event))
+          yield* count("outbox.pending", outbox.pending(1))
 
-        const platforms = yield* PlatformRepo.PlatformRepo
-        const platform = Fixtures.platform()
-        yield* count("platforms.insert", platforms.insert(platform))
-        yield* count("platforms.findById", platforms.findById(platform.id))
-        yield* count("platforms.list", platforms.list)
+          const ledger = yield* Ledger.Ledger
+          const book = yield* LedgerFixtures.openBook({ usd: 2 })
+          const [from = "", to = ""] = book.usd
+          const fresh = LedgerFixtures.guarded(book.platformId)
+          yield* count("ledger.openAccount", ledger.openAccount(fresh))
+          yield* count("ledger.openAccount again", ledger.openAccount(fresh))
+          yield* count("ledger.post", ledger.post(LedgerFixtures.deposit(book.platformId, from, 100n)))
+          const reserve = () =>
+            ledger.post(LedgerFixtures.movement(book.platformId, from, to, 10n, { status: "pending" }))
+          const confirmed = yield* reserve()
+          yield* count("ledger.confirm", ledger.confirm(book.platformId, confirmed.postingId))
+          const released = yield* reserve()
+          yield* count("ledger.release", ledger.release(book.platformId, released.postingId))
+          yield* count("ledger.balance", ledger.balance(book.platformId, from))
+          const clearing = LedgerFixtures.system(book.platformId, "RAIL_CLEARING")
+          yield* count("ledger.balance of a system account", ledger.balance(book.platformId, clearing))
+          yield* count("ledger.reconcile", ledger.reconcile(book.platformId, from))
+          yield* count("ledger.postedTotals", ledger.postedTotals(book.platformId))
 
-        const tokens = yield* ApiTokenRepo.ApiTokenRepo
-        const token = Fixtures.apiToken(platform.id)
-        yield* count("apiTokens.insert", tokens.insert(token))
-        yield* count("apiTokens.findByClientId", tokens.findByClientId(token.clientId))
-        yield* count("apiTokens.findWithPlatform", tokens.findWithPlatform(token.clientId))
-        yield* count("apiTokens.listByPlatform", tokens.listByPlatform(platform.id))
+          const internalAccounts = yield* InternalAccountRepo.InternalAccountRepo
+          const wallet = AccountFixtures.internalAccount({ customerId: customer.id, type: "EMBEDDED_WALLET" })
+          yield* count("internalAccounts.insert", internalAccounts.insert(platform.id, wallet))
+          yield* count("internalAccounts.findById", internalAccounts.findById(platform.id, wallet.id))
+          yield* count("internalAccounts.list", internalAccounts.list(platform.id, { owner: "customers" }, firstPage))
 
-        const customers = yield* CustomerRepo.CustomerRepo
-        const customer = Fixtures.individual()
-        yield* count("customers.insert", customers.insert(platform.id, customer, Option.some("123-45-6789")))
-        const stored = yield* count("customers.findById", customers.findById(platform.id, customer.id))
-        const next = { ...Option.getOrThrow(stored), version: 2 }
-        yield* count("customers.update", customers.update(platform.id, next, 1))
-        yield* count("customers.list", customers.list(platform.id, { customerType: "INDIVIDUAL" }, firstPage))
+          const authMethods = yield* AuthMethodRepo.AuthMethodRepo
+          yield* count("authMethods.insert", authMethods.insert(platform.id, AccountFixtures.authMethod(wallet.id, 0)))
+          yield* count("authMethods.listByAccount", authMethods.listByAccount(platform.id, wallet.id))
 
-        const outbox = yield* Outbox.Outbox
-        const event = new DomainEvent.DomainEvent({
-          id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
-          platformId: platform.id,
-          type: "CUSTOMER.CREATED",
-          timestamp: Fixtures.at(0),
-          data: {}
+          const externalAccounts = yield* ExternalAccountRepo.ExternalAccountRepo
+          const account = AccountFixtures.externalAccount({ customerId: customer.id })
+          const defaultAccount = AccountFixtures.externalAccount({
+            customerId: customer.id,
+            defaultUmaDepositAccount: true
+          })
+          yield* count("externalAccounts.insert", AccountFixtures.insert(platform.id, account))
+          yield* count("externalAccounts.insert a default", AccountFixtures.insert(platform.id, defaultAccount))
+          yield* count("externalAccounts.findById", externalAccounts.findById(platform.id, account.id))
+          yield* count(
+            "externalAccounts.list",
+            externalAccounts.list(platform.id, { owner: "customers", customerId: customer.id }, firstPage)
+          )
+          yield* count(
+            "externalAccounts.list matching nothing",
+            externalAccounts.list(platform.id, { owner: "platform", customerId: customer.id }, firstPage)
+          )
+          const verified = new ExternalAccount.ExternalAccount({ ...account, updatedAt: Fixtures.at(1) })
+          yield* count(
+            "externalAccounts.transition",
+            externalAccounts.transition(platform.id, account.id, "ACTIVE", verified)
+          )
+          yield* count("externalAccounts.delete", externalAccounts.delete(platform.id, account.id))
+
+          const unitOfWork = yield* UnitOfWork.UnitOfWork
+          yield* count("unitOfWork.transaction of nothing", unitOfWork.transaction(Effect.void))
+
+          expect(counts).toEqual({
+            "platforms.insert": 1,
+            "platforms.findById": 1,
+            "platforms.list": 1,
+            "apiTokens.insert": 1,
+            "apiTokens.findByClientId": 1,
+            "apiTokens.findWithPlatform": 1,
+            "apiTokens.listByPlatform": 1,
+            "customers.insert": 1,
+            "customers.findById": 1,
+            "customers.update": 1,
+            "customers.list": 2,
+            "outbox.append": 1,
+            "outbox.pending": 1,
+            "ledger.openAccount": 1,
+            "ledger.openAccount again": 2,
+            "ledger.post": 1,
+            "ledger.confirm": 1,
+            "ledger.release": 1,
+            "ledger.balance": 1,
+            "ledger.balance of a system account": 2,
+            "ledger.reconcile": 2,
+            "ledger.postedTotals": 1,
+            "internalAccounts.insert": 1,
+            "internalAccounts.findById": 1,
+            "internalAccounts.list": 2,
+            "authMethods.insert": 1,
+            "authMethods.listByAccount": 1,
+            "externalAccounts.insert": 1,
+            "externalAccounts.insert a default": 3,
+            "externalAccounts.findById": 1,
+            "externalAccounts.list": 2,
+            "externalAccounts.list matching nothing": 1,
+            "externalAccounts.transition": 1,
+            "externalAccounts.delete": 1,
+            "unitOfWork.transaction of nothing": 0
+          })
         })
-        yield* count("outbox.append", outbox.append(event))
-        yield* count("outbox.pending", outbox.pending(1))
-
-        const ledger = yield* Ledger.Ledger
-        const book = yield* LedgerFixtures.openBook({ usd: 2 })
-        const [from = "", to = ""] = book.usd
-        const fresh = LedgerFixtures.guarded(book.platformId)
-        yield* count("ledger.openAccount", ledger.openAccount(fresh))
-        yield* count("ledger.openAccount again", ledger.openAccount(fresh))
-        yield* count("ledger.post", ledger.post(LedgerFixtures.deposit(book.platformId, from, 100n)))
-        const reserve = () =>
-          ledger.post(LedgerFixtures.movement(book.platformId, from, to, 10n, { status: "pending" }))
-        const confirmed = yield* reserve()
-        yield* count("ledger.confirm", ledger.confirm(book.platformId, confirmed.postingId))
-        const released = yield* reserve()
-        yield* count("ledger.release", ledger.release(book.platformId, released.postingId))
-        yield* count("ledger.balance", ledger.balance(book.platformId, from))
-        const clearing = LedgerFixtures.system(book.platformId, "RAIL_CLEARING")
-        yield* count("ledger.balance of a system account", ledger.balance(book.platformId, clearing))
-        yield* count("ledger.reconcile", ledger.reconcile(book.platformId, from))
-        yield* count("ledger.postedTotals", ledger.postedTotals(book.platformId))
-
-        const internalAccounts = yield* InternalAccountRepo.InternalAccountRepo
-        const wallet = AccountFixtures.internalAccount({ customerId: customer.id, type: "EMBEDDED_WALLET" })
-        yield* count("internalAccounts.insert", internalAccounts.insert(platform.id, wallet))
-        yield* count("internalAccounts.findById", internalAccounts.findById(platform.id, wallet.id))
-        yield* count("internalAccounts.list", internalAccounts.list(platform.id, { owner: "customers" }, firstPage))
-
-        const authMethods = yield* AuthMethodRepo.AuthMethodRepo
-        yield* count("authMethods.insert", authMethods.insert(platform.id, AccountFixtures.authMethod(wallet.id, 0)))
-        yield* count("authMethods.listByAccount", authMethods.listByAccount(platform.id, wallet.id))
-
-        const externalAccounts = yield* ExternalAccountRepo.ExternalAccountRepo
-        const account = AccountFixtures.externalAccount({ customerId: customer.id })
-        const defaultAccount = AccountFixtures.externalAccount({ customerId: customer.id, defaultUmaDepositAccount: true })
-        yield* count("externalAccounts.insert", AccountFixtures.insert(platform.id, account))
-        yield* count("externalAccounts.insert a default", AccountFixtures.insert(platform.id, defaultAccount))
-        yield* count("externalAccounts.findById", externalAccounts.findById(platform.id, account.id))
-        yield* count(
-          "externalAccounts.list",
-          externalAccounts.list(platform.id, { owner: "customers", customerId: customer.id }, firstPage)
-        )
-        yield* count(
-          "externalAccounts.list matching nothing",
-          externalAccounts.list(platform.id, { owner: "platform", customerId: customer.id }, firstPage)
-        )
-        const verified = new ExternalAccount.ExternalAccount({ ...account, updatedAt: Fixtures.at(1) })
-        yield* count(
-          "externalAccounts.transition",
-          externalAccounts.transition(platform.id, account.id, "ACTIVE", verified)
-        )
-        yield* count("externalAccounts.delete", externalAccounts.delete(platform.id, account.id))
-
-        const unitOfWork = yield* UnitOfWork.UnitOfWork
-        yield* count("unitOfWork.transaction of nothing", unitOfWork.transaction(Effect.void))
-
-        expect(counts).toEqual({
-          "platforms.insert": 1,
-          "platforms.findById": 1,
-          "platforms.list": 1,
-          "apiTokens.insert": 1,
-          "apiTokens.findByClientId": 1,
-          "apiTokens.findWithPlatform": 1,
-          "apiTokens.listByPlatform": 1,
-          "customers.insert": 1,
-          "customers.findById": 1,
-          "customers.update": 1,
-          "customers.list": 2,
-          "outbox.append": 1,
-          "outbox.pending": 1,
-          "ledger.openAccount": 1,
-          "ledger.openAccount again": 2,
-          "ledger.post": 1,
-          "ledger.confirm": 1,
-          "ledger.release": 1,
-          "ledger.balance": 1,
-          "ledger.balance of a system account": 2,
-          "ledger.reconcile": 2,
-          "ledger.postedTotals": 1,
-          "internalAccounts.insert": 1,
-          "internalAccounts.findById": 1,
-          "internalAccounts.list": 2,
-          "authMethods.insert": 1,
-          "authMethods.listByAccount": 1,
-          "externalAccounts.insert": 1,
-          "externalAccounts.insert a default": 3,
-          "externalAccounts.findById": 1,
-          "externalAccounts.list": 2,
-          "externalAccounts.list matching nothing": 1,
-          "externalAccounts.transition": 1,
-          "externalAccounts.delete": 1,
-          "unitOfWork.transaction of nothing": 0
-        })
-      }))
-  })
+      )
+    }
+  )

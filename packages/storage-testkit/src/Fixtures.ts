@@ -18,12 +18,13 @@ export const platform = (name = "Conformance platform"): Platform.Platform =>
   })
 
 /** Inserts a fresh platform and returns it: tests scope their data to it, so suites can share one store. */
-export const insertPlatform: Effect.Effect<Platform.Platform, Errors.StoreFailure, PlatformRepo.PlatformRepo> = Effect.gen(function* () {
-  const repo = yield* PlatformRepo.PlatformRepo
-  const created = platform()
-  yield* repo.insert(created)
-  return created
-})
+export const insertPlatform: Effect.Effect<Platform.Platform, Errors.StoreFailure, PlatformRepo.PlatformRepo> =
+  Effect.gen(function* () {
+    const repo = yield* PlatformRepo.PlatformRepo
+    const created = platform()
+    yield* repo.insert(created)
+    return created
+  })
 
 /** An API token record of the platform with a fresh client id. */
 export const apiToken = (platformId: Platform.PlatformId): ApiToken.ApiToken =>

@@ -15,7 +15,9 @@ const internalModules = readdirSync(src, { recursive: true, encoding: "utf8" })
 describe("@payrail/storage-testkit exports", () => {
   it("resolves the context modules and the index", () => {
     expect(resolve("@payrail/storage-testkit")).toMatch(/src[\\/]index\.ts$/)
-    expect(resolve("@payrail/storage-testkit/kernel/UnitOfWorkSuite")).toMatch(/src[\\/]kernel[\\/]UnitOfWorkSuite\.ts$/)
+    expect(resolve("@payrail/storage-testkit/kernel/UnitOfWorkSuite")).toMatch(
+      /src[\\/]kernel[\\/]UnitOfWorkSuite\.ts$/
+    )
   })
 
   it("closes every internal folder", () => {

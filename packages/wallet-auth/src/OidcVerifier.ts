@@ -77,10 +77,14 @@ export interface OidcVerifierService {
 }
 
 /** Tag of the {@link OidcVerifierService}. */
-export class OidcVerifier extends Context.Tag("@payrail/wallet-auth/OidcVerifier")<OidcVerifier, OidcVerifierService>() {}
+export class OidcVerifier extends Context.Tag("@payrail/wallet-auth/OidcVerifier")<
+  OidcVerifier,
+  OidcVerifierService
+>() {}
 
 /** `nonce` of a token bound to a client key: lowercase hex SHA-256 of the exact `clientPublicKey` string. */
-export const nonceFor = (clientPublicKey: string): string => createHash("sha256").update(clientPublicKey, "utf8").digest("hex")
+export const nonceFor = (clientPublicKey: string): string =>
+  createHash("sha256").update(clientPublicKey, "utf8").digest("hex")
 
 const fail = (check: OidcTokenInvalid["check"], reason: string) => Effect.fail(new OidcTokenInvalid({ check, reason }))
 

@@ -61,7 +61,8 @@ export interface OtpTargetsService {
 /** Tag of the {@link OtpTargetsService}. */
 export class OtpTargets extends Context.Tag("@payrail/wallet-auth/OtpTargets")<OtpTargets, OtpTargetsService>() {}
 
-const invalid = (check: OtpBundleInvalid["check"], reason: string) => Effect.fail(new OtpBundleInvalid({ check, reason }))
+const invalid = (check: OtpBundleInvalid["check"], reason: string) =>
+  Effect.fail(new OtpBundleInvalid({ check, reason }))
 
 const sameCode = (a: string, b: string): boolean => {
   const left = Encoding.toUtf8(a)
@@ -93,10 +94,17 @@ const make = (signerPrivateKey: Uint8Array) =>
         const recipient = yield* Effect.promise(() => Hpke.importRecipientKey(Redacted.value(input.targetPrivateKey)))
         if (!recipient.ok) return yield* Effect.dieMessage("a stored OTP target private key is not a P-256 key")
         const plaintext = yield* Effect.promise(() =>
-          Hpke.open({ enc: bundle.value.encappedPublic, ciphertext: bundle.value.ciphertext, recipient: recipient.value })
+          Hpke.open({
+            enc: bundle.value.encappedPublic,
+            ciphertext: bundle.value.ciphertext,
+            recipient: recipient.value
+          })
         )
         if (!plaintext.ok) {
-          return yield* invalid(plaintext.error.code === "AeadFailure" ? "decryption" : "format", plaintext.error.message)
+          return yield* invalid(
+            plaintext.error.code === "AeadFailure" ? "decryption" : "format",
+            plaintext.error.message
+          )
         }
         const opened = OtpBundle.decodePlaintext(plaintext.value)
         if (!opened.ok) return yield* invalid("plaintext", opened.error.message)
@@ -138,7 +146,10 @@ export const layerConfig = (
   Layer.unwrapEffect(
     Effect.map(
       signerPrivateKey.pipe(
-        Config.validate({ message: "must be a 32-byte P-256 private key in hex", validation: (key) => parseSigner(key).ok })
+        Config.validate({
+          message: "must be a 32-byte P-256 private key in hex",
+          validation: (key) => parseSigner(key).ok
+        })
       ),
       (key) => layer({ signerPrivateKey: key })
     )

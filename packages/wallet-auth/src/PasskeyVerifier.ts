@@ -105,7 +105,10 @@ const invalid = (check: PasskeyInvalid["check"], reason: string) => new PasskeyI
 const toInvalid = (failure: CheckFailure) => invalid(failure.check, failure.reason)
 
 const library = <A>(check: "signature" | "attestation", run: () => Promise<A>) =>
-  Effect.tryPromise({ try: run, catch: (error) => invalid(check, error instanceof Error ? error.message : String(error)) })
+  Effect.tryPromise({
+    try: run,
+    catch: (error) => invalid(check, error instanceof Error ? error.message : String(error))
+  })
 
 const make = (options: Options): PasskeyVerifierService => {
   const requireUserVerification = options.requireUserVerification ?? false
@@ -132,14 +135,20 @@ const make = (options: Options): PasskeyVerifierService => {
       if (!(yield* Effect.mapError(sameCredentialId(attestation.credentialId, credentialId), toInvalid))) {
         return yield* invalid("credentialId", "credentialId is not the credential the authenticator attested")
       }
-      const transports = (attestation.transports ?? []).filter((t): t is AuthenticatorTransportFuture => TRANSPORTS.has(t))
+      const transports = (attestation.transports ?? []).filter((t): t is AuthenticatorTransportFuture =>
+        TRANSPORTS.has(t)
+      )
       const result = yield* library("attestation", () =>
         verifyRegistrationResponse({
           response: {
             id: credentialId,
             rawId: credentialId,
             type: "public-key",
-            response: { clientDataJSON: attestation.clientDataJson, attestationObject: attestation.attestationObject, transports },
+            response: {
+              clientDataJSON: attestation.clientDataJson,
+              attestationObject: attestation.attestationObject,
+              transports
+            },
             clientExtensionResults: {}
           },
           ...expectations(challenge)
@@ -162,7 +171,10 @@ const make = (options: Options): PasskeyVerifierService => {
       if (!(yield* Effect.mapError(sameCredentialId(assertion.credentialId, credential.credentialId), toInvalid))) {
         return yield* invalid("credentialId", "the assertion is for another credential")
       }
-      yield* Effect.mapError(checkClientData(assertion.clientDataJson, "webauthn.get", challenge, options.origins), toInvalid)
+      yield* Effect.mapError(
+        checkClientData(assertion.clientDataJson, "webauthn.get", challenge, options.origins),
+        toInvalid
+      )
       const authenticatorData = Encoding.fromBase64url(assertion.authenticatorData, "authenticatorData")
       if (!authenticatorData.ok) return yield* invalid("format", authenticatorData.error.message)
       const authData = yield* Effect.mapError(
@@ -186,7 +198,11 @@ const make = (options: Options): PasskeyVerifierService => {
             },
             clientExtensionResults: {}
           },
-          credential: { id: credential.credentialId, publicKey: Uint8Array.from(credential.publicKey), counter: credential.counter },
+          credential: {
+            id: credential.credentialId,
+            publicKey: Uint8Array.from(credential.publicKey),
+            counter: credential.counter
+          },
           ...expectations(challenge)
         })
       )

@@ -40,7 +40,9 @@ export interface SessionKeysService {
     readonly clientPublicKey: string
   }) => Effect.Effect<string, ClientPublicKeyInvalid>
   /** {@link generate} then {@link seal}; the private key exists only inside the returned bundle. */
-  readonly issue: (input: { readonly clientPublicKey: string }) => Effect.Effect<SealedSessionKey, ClientPublicKeyInvalid>
+  readonly issue: (input: {
+    readonly clientPublicKey: string
+  }) => Effect.Effect<SealedSessionKey, ClientPublicKeyInvalid>
 }
 
 /** Tag of the {@link SessionKeysService}. */

@@ -8,10 +8,13 @@ import { makeKeyCache, type CachedKey } from "./internal/keyCache.js"
  * encoding, the JSON, the `scheme`, the `publicKey` field or the DER `signature`. Maps to the spec's 401
  * `WALLET_SIGNATURE_MALFORMED`.
  */
-export class WalletSignatureMalformed extends Schema.TaggedError<WalletSignatureMalformed>()("WalletSignatureMalformed", {
-  check: Schema.Literal("base64url", "json", "scheme", "publicKey", "signature"),
-  reason: Schema.String
-}) {}
+export class WalletSignatureMalformed extends Schema.TaggedError<WalletSignatureMalformed>()(
+  "WalletSignatureMalformed",
+  {
+    check: Schema.Literal("base64url", "json", "scheme", "publicKey", "signature"),
+    reason: Schema.String
+  }
+) {}
 
 /**
  * The stamp is well formed but does not authorise the payload: `sessionKey` when its key is none of the registered
@@ -50,7 +53,10 @@ export interface StampVerifierService {
 }
 
 /** Tag of the {@link StampVerifierService}. */
-export class StampVerifier extends Context.Tag("@payrail/wallet-auth/StampVerifier")<StampVerifier, StampVerifierService>() {}
+export class StampVerifier extends Context.Tag("@payrail/wallet-auth/StampVerifier")<
+  StampVerifier,
+  StampVerifierService
+>() {}
 
 /** How many registered keys each verifier keeps imported. */
 export const KEY_CACHE_CAPACITY = 10_000
@@ -102,7 +108,10 @@ const make = <Native>(backend: Backend<Native>): StampVerifierService => {
         }
         if (matched === undefined) {
           return Effect.fail(
-            new WalletSignatureInvalid({ check: "sessionKey", reason: "the stamp key is not a key of an active session" })
+            new WalletSignatureInvalid({
+              check: "sessionKey",
+              reason: "the stamp key is not a key of an active session"
+            })
           )
         }
         const verified = { sessionPublicKey: matched.text, stampPublicKey: stampKeyHex }
@@ -110,10 +119,18 @@ const make = <Native>(backend: Backend<Native>): StampVerifierService => {
           valid
             ? Effect.succeed(verified)
             : Effect.fail(
-                new WalletSignatureInvalid({ check: "signature", reason: "the signature does not verify over the payload" })
+                new WalletSignatureInvalid({
+                  check: "signature",
+                  reason: "the signature does not verify over the payload"
+                })
               )
         const valid = backend.verify(matched.key.native, input.payloadToSign, decoded.value.signature)
-        return typeof valid === "boolean" ? conclude(valid) : Effect.flatMap(Effect.promise(() => valid), conclude)
+        return typeof valid === "boolean"
+          ? conclude(valid)
+          : Effect.flatMap(
+              Effect.promise(() => valid),
+              conclude
+            )
       })
   }
 }

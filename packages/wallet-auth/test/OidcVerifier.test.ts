@@ -23,16 +23,17 @@ const rs256 = await makeSigner("RS256", "rs-1")
 const impostor = await makeSigner("ES256", "es-1")
 
 /** Claims of a valid token; an override of `undefined` removes the claim (JSON drops it). */
-const claims = (overrides: Readonly<Record<string, unknown>> = {}): JWTPayload => ({
-  iss: ISSUER,
-  aud: CLIENT_ID,
-  sub: "user-123",
-  email: "ada@example.com",
-  iat: NOW - 10,
-  exp: NOW + 300,
-  nonce: OidcVerifier.nonceFor(CLIENT_PUBLIC_KEY),
-  ...overrides
-}) as JWTPayload
+const claims = (overrides: Readonly<Record<string, unknown>> = {}): JWTPayload =>
+  ({
+    iss: ISSUER,
+    aud: CLIENT_ID,
+    sub: "user-123",
+    email: "ada@example.com",
+    iat: NOW - 10,
+    exp: NOW + 300,
+    nonce: OidcVerifier.nonceFor(CLIENT_PUBLIC_KEY),
+    ...overrides
+  }) as JWTPayload
 
 const verifyLayer = OidcVerifier.layer({
   mode: "verify",
@@ -45,7 +46,8 @@ const atNow = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipRight(TestC
 const checkOf = (input: OidcVerifier.VerifyOidcInput) =>
   Effect.flatMap(OidcVerifier.OidcVerifier, (v) => Effect.map(Effect.flip(v.verify(input)), (error) => error.check))
 
-const identityOf = (input: OidcVerifier.VerifyOidcInput) => Effect.flatMap(OidcVerifier.OidcVerifier, (v) => v.verify(input))
+const identityOf = (input: OidcVerifier.VerifyOidcInput) =>
+  Effect.flatMap(OidcVerifier.OidcVerifier, (v) => v.verify(input))
 
 describe("OidcVerifier (verify mode)", () => {
   it.effect("accepts ES256 and RS256 tokens from a configured issuer and returns the stored identity", () =>
@@ -80,7 +82,11 @@ describe("OidcVerifier (verify mode)", () => {
     ["no iat", () => es256.sign(claims({ iat: undefined })), "iat"],
     ["exp now", () => es256.sign(claims({ exp: NOW })), "exp"],
     ["no exp", () => es256.sign(claims({ exp: undefined })), "exp"],
-    ["a nonce of the uncompressed form of the key", () => es256.sign(claims({ nonce: OidcVerifier.nonceFor(`04${"ab".repeat(64)}`) })), "nonce"],
+    [
+      "a nonce of the uncompressed form of the key",
+      () => es256.sign(claims({ nonce: OidcVerifier.nonceFor(`04${"ab".repeat(64)}`) })),
+      "nonce"
+    ],
     ["no nonce", () => es256.sign(claims({ nonce: undefined })), "nonce"],
     ["not a JWT", async () => "not-a-jwt", "format"]
   ]
@@ -98,7 +104,9 @@ describe("OidcVerifier (verify mode)", () => {
   it.effect("accepts iat exactly 60 seconds old and a one-element aud array; skips nonce without clientPublicKey", () =>
     atNow(
       Effect.gen(function* () {
-        const token = yield* Effect.promise(() => es256.sign(claims({ iat: NOW - 60, aud: [CLIENT_ID], nonce: undefined })))
+        const token = yield* Effect.promise(() =>
+          es256.sign(claims({ iat: NOW - 60, aud: [CLIENT_ID], nonce: undefined }))
+        )
         expect((yield* identityOf({ token })).audience).toBe(CLIENT_ID)
       })
     ).pipe(Effect.provide(verifyLayer))
@@ -122,7 +130,9 @@ describe("OidcVerifier (verify mode)", () => {
         expect((yield* identityOf({ token, credential })).subject).toBe("user-123")
         expect(yield* checkOf({ token, credential: { ...credential, subject: "user-456" } })).toBe("sub")
         expect(yield* checkOf({ token, credential: { ...credential, audience: "other" } })).toBe("aud")
-        expect(yield* checkOf({ token, credential: { ...credential, issuer: "https://other.example.com" } })).toBe("iss")
+        expect(yield* checkOf({ token, credential: { ...credential, issuer: "https://other.example.com" } })).toBe(
+          "iss"
+        )
       })
     ).pipe(Effect.provide(verifyLayer))
   )
@@ -154,7 +164,9 @@ describe("OidcVerifier (verify mode)", () => {
 
   it("refuses to build without a key source for an issuer", () => {
     expect(() =>
-      Effect.runSync(Effect.provide(OidcVerifier.OidcVerifier, OidcVerifier.layer({ mode: "verify", issuers: [{ issuer: ISSUER }] })))
+      Effect.runSync(
+        Effect.provide(OidcVerifier.OidcVerifier, OidcVerifier.layer({ mode: "verify", issuers: [{ issuer: ISSUER }] }))
+      )
     ).toThrow()
   })
 })
@@ -163,7 +175,10 @@ describe("OidcVerifier (sandbox mode)", () => {
   it.effect("skips only the signature: unsigned and wrongly signed tokens pass the claim rules", () =>
     atNow(
       Effect.gen(function* () {
-        for (const token of [new UnsecuredJWT(claims()).encode(), yield* Effect.promise(() => impostor.sign(claims()))]) {
+        for (const token of [
+          new UnsecuredJWT(claims()).encode(),
+          yield* Effect.promise(() => impostor.sign(claims()))
+        ]) {
           expect((yield* identityOf({ token, clientPublicKey: CLIENT_PUBLIC_KEY })).subject).toBe("user-123")
         }
       })

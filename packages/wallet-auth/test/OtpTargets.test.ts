@@ -24,7 +24,9 @@ describe("OtpTargets", () => {
       expect(targets.signerPublicKey).toBe(SIGNER_PUBLIC)
       const issued = yield* targets.issue
       const signerPublicKey = Result.getOrThrow(P256.parsePublicKey(targets.signerPublicKey))
-      const decoded = Result.getOrThrow(TargetBundle.verify({ bundle: issued.otpEncryptionTargetBundle, signerPublicKey }))
+      const decoded = Result.getOrThrow(
+        TargetBundle.verify({ bundle: issued.otpEncryptionTargetBundle, signerPublicKey })
+      )
       expect(Result.getOrThrow(TargetBundle.targetPublicKey(decoded)).uncompressedHex).toBe(issued.targetPublicKey)
       const derived = P256.publicKeyOf(Result.getOrThrow(P256.parsePrivateKey(Redacted.value(issued.targetPrivateKey))))
       expect(derived.uncompressedHex).toBe(issued.targetPublicKey)
@@ -34,8 +36,12 @@ describe("OtpTargets", () => {
 
   it.effect("issues a fresh key pair per target, reproducibly from the random source", () =>
     Effect.gen(function* () {
-      const first = yield* Effect.flatMap(OtpTargets.OtpTargets, (t) => Effect.zip(t.issue, t.issue)).pipe(Effect.provide(live))
-      const again = yield* Effect.flatMap(OtpTargets.OtpTargets, (t) => Effect.zip(t.issue, t.issue)).pipe(Effect.provide(live))
+      const first = yield* Effect.flatMap(OtpTargets.OtpTargets, (t) => Effect.zip(t.issue, t.issue)).pipe(
+        Effect.provide(live)
+      )
+      const again = yield* Effect.flatMap(OtpTargets.OtpTargets, (t) => Effect.zip(t.issue, t.issue)).pipe(
+        Effect.provide(live)
+      )
       expect(first[0].targetPublicKey).not.toBe(first[1].targetPublicKey)
       expect(again.map((t) => t.otpEncryptionTargetBundle)).toEqual(first.map((t) => t.otpEncryptionTargetBundle))
     })
@@ -55,7 +61,11 @@ describe("OtpTargets", () => {
             signerPublicKey: targets.signerPublicKey
           })
         )
-        const opened = yield* targets.verify({ encryptedOtpBundle, targetPrivateKey: issued.targetPrivateKey, expectedOtpCode: "000000" })
+        const opened = yield* targets.verify({
+          encryptedOtpBundle,
+          targetPrivateKey: issued.targetPrivateKey,
+          expectedOtpCode: "000000"
+        })
         expect(opened).toEqual({
           otpCode: "000000",
           publicKey,
@@ -86,14 +96,22 @@ describe("OtpTargets", () => {
       const targetPrivateKey = Redacted.make(vector.targetPrivateKeyHex)
       const otherTarget = Redacted.make(vectors.otpBundles[1]!.targetPrivateKeyHex)
       expect(
-        yield* checkOf(targets.verify({ encryptedOtpBundle: vector.encryptedOtpBundle, targetPrivateKey, expectedOtpCode: "000001" }))
+        yield* checkOf(
+          targets.verify({ encryptedOtpBundle: vector.encryptedOtpBundle, targetPrivateKey, expectedOtpCode: "000001" })
+        )
       ).toBe("otp")
       expect(
-        yield* checkOf(targets.verify({ encryptedOtpBundle: vector.encryptedOtpBundle, targetPrivateKey, expectedOtpCode: "0000000" }))
+        yield* checkOf(
+          targets.verify({
+            encryptedOtpBundle: vector.encryptedOtpBundle,
+            targetPrivateKey,
+            expectedOtpCode: "0000000"
+          })
+        )
       ).toBe("otp")
-      expect(yield* checkOf(targets.open({ encryptedOtpBundle: vector.encryptedOtpBundle, targetPrivateKey: otherTarget }))).toBe(
-        "decryption"
-      )
+      expect(
+        yield* checkOf(targets.open({ encryptedOtpBundle: vector.encryptedOtpBundle, targetPrivateKey: otherTarget }))
+      ).toBe("decryption")
       expect(yield* checkOf(targets.open({ encryptedOtpBundle: "{}", targetPrivateKey }))).toBe("format")
       const issued = yield* targets.issue
       const issuedTarget = Result.getOrThrow(P256.parsePublicKey(issued.targetPublicKey))
@@ -105,7 +123,9 @@ describe("OtpTargets", () => {
         encappedPublic: Buffer.from(sealed.enc).toString("hex"),
         ciphertext: Buffer.from(sealed.ciphertext).toString("hex")
       })
-      expect(yield* checkOf(targets.open({ encryptedOtpBundle: bundle, targetPrivateKey: issued.targetPrivateKey }))).toBe("plaintext")
+      expect(
+        yield* checkOf(targets.open({ encryptedOtpBundle: bundle, targetPrivateKey: issued.targetPrivateKey }))
+      ).toBe("plaintext")
     }).pipe(Effect.provide(live))
   )
 
@@ -113,7 +133,10 @@ describe("OtpTargets", () => {
     Effect.gen(function* () {
       const targets = yield* OtpTargets.OtpTargets
       const exit = yield* Effect.exit(
-        targets.open({ encryptedOtpBundle: vectors.otpBundles[0]!.encryptedOtpBundle, targetPrivateKey: Redacted.make("00") })
+        targets.open({
+          encryptedOtpBundle: vectors.otpBundles[0]!.encryptedOtpBundle,
+          targetPrivateKey: Redacted.make("00")
+        })
       )
       expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Die")
     }).pipe(Effect.provide(live))
@@ -126,7 +149,9 @@ describe("OtpTargets", () => {
           Layer.provide(Ids.layer),
           Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["OTP_SIGNER_KEY", value]]))))
         )
-      const signer = yield* Effect.map(OtpTargets.OtpTargets, (t) => t.signerPublicKey).pipe(Effect.provide(fromConfig(SIGNER_KEY)))
+      const signer = yield* Effect.map(OtpTargets.OtpTargets, (t) => t.signerPublicKey).pipe(
+        Effect.provide(fromConfig(SIGNER_KEY))
+      )
       expect(signer).toBe(SIGNER_PUBLIC)
       const bad = yield* Effect.exit(Effect.provide(OtpTargets.OtpTargets, fromConfig("1234")))
       expect(Exit.isFailure(bad) && bad.cause._tag === "Fail" && ConfigError.isInvalidData(bad.cause.error)).toBe(true)

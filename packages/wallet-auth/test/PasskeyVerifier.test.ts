@@ -23,18 +23,32 @@ describe("PasskeyVerifier registration", () => {
       const registered = yield* register(authenticator)
       expect(registered.credentialId).toBe(Buffer.from(authenticator.credentialId).toString("base64url"))
       expect(Buffer.from(registered.publicKey)).toEqual(Buffer.from(authenticator.cosePublicKey))
-      expect([registered.counter, registered.userVerified, registered.transports]).toEqual([0, true, ["internal", "hybrid"]])
+      expect([registered.counter, registered.userVerified, registered.transports]).toEqual([
+        0,
+        true,
+        ["internal", "hybrid"]
+      ])
     }).pipe(Effect.provide(relyingParty))
   )
 
-  const cases: ReadonlyArray<[string, (a: SoftwareAuthenticator) => PasskeyVerifier.PasskeyAttestation, PasskeyVerifier.PasskeyInvalid["check"]]> = [
+  const cases: ReadonlyArray<
+    [string, (a: SoftwareAuthenticator) => PasskeyVerifier.PasskeyAttestation, PasskeyVerifier.PasskeyInvalid["check"]]
+  > = [
     ["an assertion-type clientDataJSON", (a) => a.register({ ...ceremony, type: "webauthn.get" }), "type"],
     ["another challenge", (a) => a.register({ ...ceremony, challenge: "00" }), "challenge"],
     ["another origin", (a) => a.register({ ...ceremony, origin: "https://evil.example.com" }), "origin"],
     ["another RP ID", (a) => a.register({ ...ceremony, rpId: "evil.example.com" }), "rpId"],
     ["no user presence", (a) => a.register({ ...ceremony, flags: FLAG_AT }), "userPresence"],
-    ["a credentialId that is not the attested one", (a) => ({ ...a.register(ceremony), credentialId: "AAAA" }), "credentialId"],
-    ["a none attestation with a statement", (a) => a.register(ceremony, new Map([["sig", Uint8Array.of(1)]])), "attestation"],
+    [
+      "a credentialId that is not the attested one",
+      (a) => ({ ...a.register(ceremony), credentialId: "AAAA" }),
+      "credentialId"
+    ],
+    [
+      "a none attestation with a statement",
+      (a) => a.register(ceremony, new Map([["sig", Uint8Array.of(1)]])),
+      "attestation"
+    ],
     ["an attestationObject that is not CBOR", (a) => ({ ...a.register(ceremony), attestationObject: "_w" }), "format"],
     ["a clientDataJson that is not base64url", (a) => ({ ...a.register(ceremony), clientDataJson: "***" }), "format"]
   ]
@@ -65,9 +79,17 @@ describe("PasskeyVerifier assertion", () => {
       const verifier = yield* PasskeyVerifier.PasskeyVerifier
       const authenticator = new SoftwareAuthenticator()
       const registered = yield* register(authenticator)
-      let credential = { credentialId: registered.credentialId, publicKey: registered.publicKey, counter: registered.counter }
+      let credential = {
+        credentialId: registered.credentialId,
+        publicKey: registered.publicKey,
+        counter: registered.counter
+      }
       for (const expected of [1, 2]) {
-        const verified = yield* verifier.verifyAssertion({ assertion: authenticator.assert(ceremony), challenge: CHALLENGE, credential })
+        const verified = yield* verifier.verifyAssertion({
+          assertion: authenticator.assert(ceremony),
+          challenge: CHALLENGE,
+          credential
+        })
         expect(verified).toEqual({ newCounter: expected, userVerified: true })
         credential = { ...credential, counter: verified.newCounter }
       }
@@ -80,13 +102,21 @@ describe("PasskeyVerifier assertion", () => {
       const authenticator = new SoftwareAuthenticator({ countsSignatures: false })
       const registered = yield* register(authenticator)
       const credential = { credentialId: registered.credentialId, publicKey: registered.publicKey, counter: 0 }
-      const verified = yield* verifier.verifyAssertion({ assertion: authenticator.assert(ceremony), challenge: CHALLENGE, credential })
+      const verified = yield* verifier.verifyAssertion({
+        assertion: authenticator.assert(ceremony),
+        challenge: CHALLENGE,
+        credential
+      })
       expect(verified.newCounter).toBe(0)
     }).pipe(Effect.provide(relyingParty))
   )
 
   const cases: ReadonlyArray<
-    [string, (a: SoftwareAuthenticator, other: SoftwareAuthenticator) => PasskeyVerifier.PasskeyAssertion, PasskeyVerifier.PasskeyInvalid["check"]]
+    [
+      string,
+      (a: SoftwareAuthenticator, other: SoftwareAuthenticator) => PasskeyVerifier.PasskeyAssertion,
+      PasskeyVerifier.PasskeyInvalid["check"]
+    ]
   > = [
     ["an assertion by another credential", (_, other) => other.assert(ceremony), "credentialId"],
     ["a registration-type clientDataJSON", (a) => a.assert({ ...ceremony, type: "webauthn.create" }), "type"],
@@ -110,7 +140,11 @@ describe("PasskeyVerifier assertion", () => {
       },
       "signature"
     ],
-    ["authenticator data that is too short", (a) => ({ ...a.assert({ ...ceremony, counter: 6 }), authenticatorData: "AAAA" }), "format"]
+    [
+      "authenticator data that is too short",
+      (a) => ({ ...a.assert({ ...ceremony, counter: 6 }), authenticatorData: "AAAA" }),
+      "format"
+    ]
   ]
   for (const [what, assertionOf, check] of cases) {
     it.effect(`refuses ${what} with check ${check}`, () =>
@@ -133,9 +167,9 @@ describe("PasskeyVerifier assertion", () => {
       const registered = yield* register(authenticator)
       const credential = { credentialId: registered.credentialId, publicKey: registered.publicKey, counter: 0 }
       const assertion = authenticator.assert({ ...ceremony, flags: FLAG_UP })
-      expect((yield* Effect.flip(verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential }))).check).toBe(
-        "userVerification"
-      )
+      expect(
+        (yield* Effect.flip(verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential }))).check
+      ).toBe("userVerification")
     }).pipe(Effect.provide(strictRelyingParty))
   )
 })

@@ -15,7 +15,10 @@ describe("SessionKeys", () => {
       for (const clientPublicKey of [client.publicKeyUncompressed, client.publicKeyCompressed]) {
         const issued = yield* sessionKeys.issue({ clientPublicKey })
         const opened = yield* Effect.promise(() =>
-          Signer.openSessionKeyBundle({ encryptedSessionSigningKey: issued.encryptedSessionSigningKey, privateKey: client.privateKey })
+          Signer.openSessionKeyBundle({
+            encryptedSessionSigningKey: issued.encryptedSessionSigningKey,
+            privateKey: client.privateKey
+          })
         )
         expect(opened.publicKeyCompressed).toBe(issued.publicKeyCompressed)
         expect(opened.publicKeyUncompressed).toBe(issued.publicKeyUncompressed)
@@ -28,7 +31,10 @@ describe("SessionKeys", () => {
       const sessionKeys = yield* SessionKeys.SessionKeys
       const client = P256.generateKeyPair()
       const key = yield* sessionKeys.generate
-      const bundle = yield* sessionKeys.seal({ sessionPrivateKey: key.privateKey, clientPublicKey: client.publicKey.uncompressedHex })
+      const bundle = yield* sessionKeys.seal({
+        sessionPrivateKey: key.privateKey,
+        clientPublicKey: client.publicKey.uncompressedHex
+      })
       const plaintext = yield* Effect.promise(() => CredentialBundle.open({ bundle, recipient: client.privateKey }))
       expect(Buffer.from(Result.getOrThrow(plaintext)).toString("hex")).toBe(Redacted.value(key.privateKey))
     }).pipe(Effect.provide(deterministic()))

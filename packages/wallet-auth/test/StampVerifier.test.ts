@@ -12,7 +12,12 @@ const backends: ReadonlyArray<[string, Layer.Layer<StampVerifier.StampVerifier>]
 ]
 
 const verifyWith = (layer: Layer.Layer<StampVerifier.StampVerifier>, input: StampVerifier.VerifyStampInput) =>
-  Effect.runPromiseExit(Effect.provide(Effect.flatMap(StampVerifier.StampVerifier, (v) => v.verify(input)), layer))
+  Effect.runPromiseExit(
+    Effect.provide(
+      Effect.flatMap(StampVerifier.StampVerifier, (v) => v.verify(input)),
+      layer
+    )
+  )
 
 const failureOf = async (layer: Layer.Layer<StampVerifier.StampVerifier>, input: StampVerifier.VerifyStampInput) => {
   const exit = await verifyWith(layer, input)
@@ -84,7 +89,10 @@ for (const [name, layer] of backends) {
       expect(failure).toEqual({ tag: "WalletSignatureInvalid", check: "signature" })
     })
 
-    const good = JSON.parse(Buffer.from(vectors.stamps[0]!.stampHeaderValue, "base64url").toString()) as Record<string, string>
+    const good = JSON.parse(Buffer.from(vectors.stamps[0]!.stampHeaderValue, "base64url").toString()) as Record<
+      string,
+      string
+    >
     const malformed: ReadonlyArray<[string, string, string]> = [
       ["bad base64url", "not base64!", "base64url"],
       ["not JSON", Buffer.from("{").toString("base64url"), "json"],
@@ -117,17 +125,22 @@ for (const [name, layer] of backends) {
     it("accepts device stamps over any payload and rejects any one-byte change of the payload", async () => {
       const session = Signer.generateKeyPair()
       await fc.assert(
-        fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 80 }), fc.nat(), fc.integer({ min: 1, max: 255 }), async (payload, at, flip) => {
-          const stamp = Result.getOrThrow(Stamp.create({ payload, privateKey: session.privateKey }))
-          const input = { stamp, payloadToSign: payload, sessionPublicKeys: [session.publicKeyCompressed] }
-          expect(Exit.isSuccess(await verifyWith(layer, input))).toBe(true)
-          const tampered = Uint8Array.from(payload)
-          tampered[at % payload.length] = (tampered[at % payload.length] ?? 0) ^ flip
-          expect(await failureOf(layer, { ...input, payloadToSign: tampered })).toEqual({
-            tag: "WalletSignatureInvalid",
-            check: "signature"
-          })
-        }),
+        fc.asyncProperty(
+          fc.uint8Array({ minLength: 1, maxLength: 80 }),
+          fc.nat(),
+          fc.integer({ min: 1, max: 255 }),
+          async (payload, at, flip) => {
+            const stamp = Result.getOrThrow(Stamp.create({ payload, privateKey: session.privateKey }))
+            const input = { stamp, payloadToSign: payload, sessionPublicKeys: [session.publicKeyCompressed] }
+            expect(Exit.isSuccess(await verifyWith(layer, input))).toBe(true)
+            const tampered = Uint8Array.from(payload)
+            tampered[at % payload.length] = (tampered[at % payload.length] ?? 0) ^ flip
+            expect(await failureOf(layer, { ...input, payloadToSign: tampered })).toEqual({
+              tag: "WalletSignatureInvalid",
+              check: "signature"
+            })
+          }
+        ),
         { numRuns: 30 }
       )
     })

@@ -21,8 +21,7 @@ export const encodeBase58 = (bytes: Uint8Array): string => {
   return base58.encode(bytes)
 }
 
-const tooLong = (field: string | undefined) =>
-  err("BadBase58", `longer than ${MAX_TEXT_LENGTH} characters`, field)
+const tooLong = (field: string | undefined) => err("BadBase58", `longer than ${MAX_TEXT_LENGTH} characters`, field)
 
 /**
  * Decodes Bitcoin-alphabet base58 text (each leading `1` a zero byte, the empty text no bytes); fails with `BadBase58`
@@ -60,6 +59,10 @@ export const decode = (text: string, field?: string): Result<Uint8Array> => {
     // The codec throws for both defects; decoding again on this failure path alone tells them apart.
     const full = decodeBase58(text, field)
     if (!full.ok) return full
-    return err("BadChecksum", full.value.length < 4 ? "too short to carry a checksum" : "checksum does not match", field)
+    return err(
+      "BadChecksum",
+      full.value.length < 4 ? "too short to carry a checksum" : "checksum does not match",
+      field
+    )
   }
 }

@@ -75,7 +75,11 @@ export const open = async (options: {
 }): Promise<Result<Uint8Array>> => {
   const bundle = decode(options.bundle)
   if (!bundle.ok) return bundle
-  return Hpke.open({ enc: bundle.value.encappedPublic, ciphertext: bundle.value.ciphertext, recipient: options.recipient })
+  return Hpke.open({
+    enc: bundle.value.encappedPublic,
+    ciphertext: bundle.value.ciphertext,
+    recipient: options.recipient
+  })
 }
 
 /**
@@ -89,5 +93,7 @@ export const openSessionKey = async (options: {
   const plaintext = await open(options)
   if (!plaintext.ok) return plaintext
   const privateKey = P256.parsePrivateKey(plaintext.value, "sessionPrivateKey")
-  return privateKey.ok ? ok({ privateKey: privateKey.value, publicKey: P256.publicKeyOf(privateKey.value) }) : privateKey
+  return privateKey.ok
+    ? ok({ privateKey: privateKey.value, publicKey: P256.publicKeyOf(privateKey.value) })
+    : privateKey
 }

@@ -36,9 +36,7 @@ export const payloadBytes = (payload: string | Uint8Array): Uint8Array =>
  * `{"publicKey":…,"scheme":…,"signature":…}` with exactly that key order and no whitespace.
  */
 export const encode = (stamp: Stamp): string =>
-  toBase64url(
-    toUtf8(JSON.stringify({ publicKey: stamp.publicKey, scheme: stamp.scheme, signature: stamp.signature }))
-  )
+  toBase64url(toUtf8(JSON.stringify({ publicKey: stamp.publicKey, scheme: stamp.scheme, signature: stamp.signature })))
 
 /**
  * Decodes a header value without any curve arithmetic, so it is cheap enough for a server's hot path. Fails with

@@ -57,8 +57,17 @@ describe("Base58Check", () => {
     for (const c of ["0", "O", "I", "l", "+", "/", " ", "\n", "é", "１"]) {
       for (const at of [0, 5, good.length - 1]) {
         const result = Base58Check.decode(good.slice(0, at) + c + good.slice(at + 1), "bundle")
-        expect([c, at, code(result), result.ok ? undefined : result.error.field]).toEqual([c, at, "BadBase58", "bundle"])
-        expect([c, at, code(Base58Check.decodeBase58(good.slice(0, at) + c + good.slice(at + 1)))]).toEqual([c, at, "BadBase58"])
+        expect([c, at, code(result), result.ok ? undefined : result.error.field]).toEqual([
+          c,
+          at,
+          "BadBase58",
+          "bundle"
+        ])
+        expect([c, at, code(Base58Check.decodeBase58(good.slice(0, at) + c + good.slice(at + 1)))]).toEqual([
+          c,
+          at,
+          "BadBase58"
+        ])
       }
     }
   })

@@ -66,7 +66,11 @@ describe("browser bundle", () => {
 
   it("would catch a dynamic Node built-in import outside @hpke/common", async () => {
     const problems = await browserProblems({
-      stdin: { contents: 'export const load = async () => { try { return await import("crypto") } catch { return undefined } }', loader: "ts" }
+      stdin: {
+        contents:
+          'export const load = async () => { try { return await import("crypto") } catch { return undefined } }',
+        loader: "ts"
+      }
     })
     expect(problems).toEqual([expect.stringMatching(/imports crypto$/)])
   })

@@ -73,7 +73,10 @@ describe("CredentialBundle errors", () => {
   it("names WrongKeyLength when the sealed plaintext is not a 32-byte scalar", async () => {
     const recipient = P256.generateKeyPair()
     const bundle = Result.getOrThrow(
-      await CredentialBundle.seal({ plaintext: Encoding.toUtf8("ab".repeat(32)), recipientPublicKey: recipient.publicKey })
+      await CredentialBundle.seal({
+        plaintext: Encoding.toUtf8("ab".repeat(32)),
+        recipientPublicKey: recipient.publicKey
+      })
     )
     const opened = await CredentialBundle.openSessionKey({ bundle, recipient: recipient.privateKey })
     expect(codeOf(opened)).toBe("WrongKeyLength")
@@ -82,7 +85,9 @@ describe("CredentialBundle errors", () => {
   it("seals a plaintext up to MAX_PLAINTEXT_LENGTH and names WrongKeyLength beyond it, never throwing", async () => {
     const recipient = P256.generateKeyPair()
     const largest = new Uint8Array(CredentialBundle.MAX_PLAINTEXT_LENGTH).fill(0xa5)
-    const bundle = Result.getOrThrow(await CredentialBundle.seal({ plaintext: largest, recipientPublicKey: recipient.publicKey }))
+    const bundle = Result.getOrThrow(
+      await CredentialBundle.seal({ plaintext: largest, recipientPublicKey: recipient.publicKey })
+    )
     expect(Result.getOrThrow(await CredentialBundle.open({ bundle, recipient: recipient.privateKey }))).toEqual(largest)
     const tooLong = await CredentialBundle.seal({
       plaintext: new Uint8Array(CredentialBundle.MAX_PLAINTEXT_LENGTH + 1),
@@ -108,7 +113,9 @@ describe("CredentialBundle properties", () => {
           P256.parsePublicKey(compressed ? recipient.publicKey.compressed : recipient.publicKey.uncompressed)
         )
         const bundle = Result.getOrThrow(await CredentialBundle.seal({ plaintext: sessionKey, recipientPublicKey }))
-        const opened = Result.getOrThrow(await CredentialBundle.openSessionKey({ bundle, recipient: recipient.privateKey }))
+        const opened = Result.getOrThrow(
+          await CredentialBundle.openSessionKey({ bundle, recipient: recipient.privateKey })
+        )
         expect(opened.privateKey).toEqual(sessionKey)
       }),
       { numRuns: 25 }
@@ -117,7 +124,10 @@ describe("CredentialBundle properties", () => {
 
   it("rejects any change to one character of the bundle text", async () => {
     const bundle = Result.getOrThrow(
-      await CredentialBundle.seal({ plaintext: P256.generateKeyPair().privateKey, recipientPublicKey: recipient.publicKey })
+      await CredentialBundle.seal({
+        plaintext: P256.generateKeyPair().privateKey,
+        recipientPublicKey: recipient.publicKey
+      })
     )
     const alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
     await fc.assert(
@@ -132,7 +142,10 @@ describe("CredentialBundle properties", () => {
 
   it("rejects any change to one byte of the payload even with a recomputed checksum", async () => {
     const bundle = Result.getOrThrow(
-      await CredentialBundle.seal({ plaintext: P256.generateKeyPair().privateKey, recipientPublicKey: recipient.publicKey })
+      await CredentialBundle.seal({
+        plaintext: P256.generateKeyPair().privateKey,
+        recipientPublicKey: recipient.publicKey
+      })
     )
     const payload = Result.getOrThrow(Base58Check.decode(bundle))
     await fc.assert(

@@ -35,7 +35,8 @@ describe("hex", () => {
     const foreign = Encoding.fromHex("0g", "signature")
     expect(codeOf(foreign)).toBe("BadHex")
     expect(fieldOf(foreign)).toBe("signature")
-    for (const text of ["é0", "0x00", " 00 ", "00\n", "+1", "-1", "0１"]) expect(codeOf(Encoding.fromHex(text))).toBe("BadHex")
+    for (const text of ["é0", "0x00", " 00 ", "00\n", "+1", "-1", "0１"])
+      expect(codeOf(Encoding.fromHex(text))).toBe("BadHex")
   })
 
   it("rejects any text with a character outside 0-9a-fA-F, wherever it is", () => {
@@ -90,14 +91,17 @@ describe("base64url", () => {
     expect(codeOf(Encoding.fromBase64url("YWJ"))).toBe("BadBase64url")
     expect(codeOf(Encoding.fromBase64url("YR=="))).toBe("BadBase64url")
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }).filter((b) => b.length % 3 !== 0), (bytes) => {
-        const text = Encoding.toBase64url(bytes)
-        const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-        const last = alphabet.indexOf(text.at(-1) ?? "")
-        // Setting the lowest bit of the last sextet touches only bits that carry no data.
-        const other = `${text.slice(0, -1)}${alphabet.charAt(last | 1)}`
-        if (other !== text) expect(codeOf(Encoding.fromBase64url(other))).toBe("BadBase64url")
-      })
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 40 }).filter((b) => b.length % 3 !== 0),
+        (bytes) => {
+          const text = Encoding.toBase64url(bytes)
+          const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          const last = alphabet.indexOf(text.at(-1) ?? "")
+          // Setting the lowest bit of the last sextet touches only bits that carry no data.
+          const other = `${text.slice(0, -1)}${alphabet.charAt(last | 1)}`
+          if (other !== text) expect(codeOf(Encoding.fromBase64url(other))).toBe("BadBase64url")
+        }
+      )
     )
   })
 
@@ -135,7 +139,13 @@ describe("utf8", () => {
   })
 
   it("rejects overlong forms, surrogates, code points above U+10FFFF and truncated sequences", () => {
-    for (const bytes of [[0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+    for (const bytes of [
+      [0xc0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82]
+    ]) {
       expect(codeOf(Encoding.fromUtf8(Uint8Array.from(bytes)))).toBe("BadUtf8")
     }
   })

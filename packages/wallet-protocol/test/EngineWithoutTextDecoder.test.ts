@@ -64,7 +64,12 @@ describe("on an engine without TextDecoder (Hermes before it gained one)", () =>
     )
     const withBom = engine.Encoding.fromUtf8(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))
     expect(withBom.ok ? withBom.value : withBom.error.code).toBe("\ufeffa")
-    for (const bytes of [[0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+    for (const bytes of [
+      [0xc0, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82]
+    ]) {
       const decoded = engine.Encoding.fromUtf8(Uint8Array.from(bytes))
       expect(decoded.ok ? "accepted" : decoded.error.code).toBe("BadUtf8")
     }

@@ -12,7 +12,11 @@ describe("OtpBundle vectors", () => {
       it("opens to the expected plaintext bytes with the target private key", async () => {
         const bundle = Result.getOrThrow(OtpBundle.decode(vector.encryptedOtpBundle))
         const plaintext = Result.getOrThrow(
-          await Hpke.open({ enc: bundle.encappedPublic, ciphertext: bundle.ciphertext, recipient: vector.targetPrivateKeyHex })
+          await Hpke.open({
+            enc: bundle.encappedPublic,
+            ciphertext: bundle.ciphertext,
+            recipient: vector.targetPrivateKeyHex
+          })
         )
         expect(Buffer.from(plaintext).toString("utf8")).toBe(vector.expectedPlaintext)
       })
@@ -78,8 +82,16 @@ describe("OtpBundle.decode", () => {
     ["a triple-encoded value", JSON.stringify(JSON.stringify(text)), "BadJson"],
     ["a missing ciphertext", JSON.stringify({ encappedPublic: json.encappedPublic }), "BadField"],
     ["bad hex", JSON.stringify({ ...json, ciphertext: "xyz0" }), "BadHex"],
-    ["a compressed encappedPublic", JSON.stringify({ ...json, encappedPublic: `02${json.encappedPublic.slice(2, 66)}` }), "WrongKeyLength"],
-    ["a wrong prefix", JSON.stringify({ ...json, encappedPublic: `05${json.encappedPublic.slice(2)}` }), "InvalidPublicKey"],
+    [
+      "a compressed encappedPublic",
+      JSON.stringify({ ...json, encappedPublic: `02${json.encappedPublic.slice(2, 66)}` }),
+      "WrongKeyLength"
+    ],
+    [
+      "a wrong prefix",
+      JSON.stringify({ ...json, encappedPublic: `05${json.encappedPublic.slice(2)}` }),
+      "InvalidPublicKey"
+    ],
     ["a ciphertext shorter than the tag", JSON.stringify({ ...json, ciphertext: "00".repeat(15) }), "BadField"]
   ]
   for (const [name, input, code] of cases) {
@@ -95,14 +107,19 @@ describe("OtpBundle.decode", () => {
 
   it("names InvalidPublicKey when encappedPublic is not on the curve", async () => {
     const offCurve = JSON.stringify({ ...json, encappedPublic: `04${"11".repeat(64)}` })
-    const result = await OtpBundle.open({ encryptedOtpBundle: offCurve, recipient: vectors.otpBundles[0]!.targetPrivateKeyHex })
+    const result = await OtpBundle.open({
+      encryptedOtpBundle: offCurve,
+      recipient: vectors.otpBundles[0]!.targetPrivateKeyHex
+    })
     expect(codeOf(result)).toBe("InvalidPublicKey")
   })
 })
 
 describe("OtpBundle properties", () => {
   const target = P256.generateKeyPair()
-  const keyArb = fc.uint8Array({ minLength: 48, maxLength: 48 }).map((seed) => P256.publicKeyOf(P256.privateKeyFromSeed(seed)))
+  const keyArb = fc
+    .uint8Array({ minLength: 48, maxLength: 48 })
+    .map((seed) => P256.publicKeyOf(P256.privateKeyFromSeed(seed)))
 
   it("seal then open round-trips any OTP code and either TEK form", async () => {
     await fc.assert(
@@ -123,7 +140,11 @@ describe("OtpBundle properties", () => {
   it("rejects any change to one byte of the encapsulated key or the ciphertext", async () => {
     const recipient = Result.getOrThrow(await Hpke.importRecipientKey(target.privateKey))
     const sealed = Result.getOrThrow(
-      await OtpBundle.seal({ targetPublicKey: target.publicKey, otpCode: "000000", publicKey: target.publicKey.compressedHex })
+      await OtpBundle.seal({
+        targetPublicKey: target.publicKey,
+        otpCode: "000000",
+        publicKey: target.publicKey.compressedHex
+      })
     )
     const bundle = Result.getOrThrow(OtpBundle.decode(sealed))
     const whole = Encoding.concat(bundle.encappedPublic, bundle.ciphertext)

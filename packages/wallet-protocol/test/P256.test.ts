@@ -17,7 +17,12 @@ describe("P256 keys", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 48, maxLength: 48 }), (seed) => {
         const key = P256.publicKeyOf(P256.privateKeyFromSeed(seed))
-        for (const form of [key.compressedHex, key.uncompressedHex, key.compressedHex.toUpperCase(), key.uncompressed]) {
+        for (const form of [
+          key.compressedHex,
+          key.uncompressedHex,
+          key.compressedHex.toUpperCase(),
+          key.uncompressed
+        ]) {
           const parsed = Result.getOrThrow(P256.parsePublicKey(form))
           expect(P256.equals(parsed, key)).toBe(true)
           expect(parsed.uncompressedHex).toBe(key.uncompressedHex)
@@ -51,7 +56,9 @@ describe("P256 keys", () => {
   it("requires the uncompressed form where the format does", () => {
     const key = P256.generateKeyPair().publicKey
     expect(codeOf(P256.parseUncompressedPublicKey(key.compressedHex))).toBe("WrongKeyLength")
-    expect(Result.getOrThrow(P256.parseUncompressedPublicKey(key.uncompressedHex)).compressedHex).toBe(key.compressedHex)
+    expect(Result.getOrThrow(P256.parseUncompressedPublicKey(key.uncompressedHex)).compressedHex).toBe(
+      key.compressedHex
+    )
   })
 
   it("names the private key defects", () => {
@@ -59,9 +66,9 @@ describe("P256 keys", () => {
     expect(codeOf(P256.parsePrivateKey("00".repeat(32)))).toBe("InvalidPrivateKey")
     expect(codeOf(P256.parsePrivateKey(ORDER_HEX))).toBe("InvalidPrivateKey")
     expect(codeOf(P256.parsePrivateKey("xy".repeat(32)))).toBe("BadHex")
-    expect(Encoding.toHex(Result.getOrThrow(P256.parsePrivateKey(vectors.stamps[0]!.privateKeyHex.toUpperCase())))).toBe(
-      vectors.stamps[0]!.privateKeyHex
-    )
+    expect(
+      Encoding.toHex(Result.getOrThrow(P256.parsePrivateKey(vectors.stamps[0]!.privateKeyHex.toUpperCase())))
+    ).toBe(vectors.stamps[0]!.privateKeyHex)
   })
 
   it("reduces a seed to a valid scalar deterministically", () => {

@@ -27,8 +27,14 @@ describe("SignedRetry.decodeChallenge", () => {
   it("names the malformed part", () => {
     expect(codeAndField(SignedRetry.decodeChallenge("{"))).toEqual(["BadJson", "challenge"])
     expect(codeAndField(SignedRetry.decodeChallenge([challenge]))).toEqual(["BadJson", "challenge"])
-    expect(codeAndField(SignedRetry.decodeChallenge({ ...challenge, payloadToSign: { a: 1 } }))).toEqual(["BadField", "payloadToSign"])
-    expect(codeAndField(SignedRetry.decodeChallenge({ ...challenge, requestId: undefined }))).toEqual(["BadField", "requestId"])
+    expect(codeAndField(SignedRetry.decodeChallenge({ ...challenge, payloadToSign: { a: 1 } }))).toEqual([
+      "BadField",
+      "payloadToSign"
+    ])
+    expect(codeAndField(SignedRetry.decodeChallenge({ ...challenge, requestId: undefined }))).toEqual([
+      "BadField",
+      "requestId"
+    ])
     expect(codeAndField(SignedRetry.decodeChallenge({ ...challenge, expiresAt: "in five minutes" }))).toEqual([
       "BadTimestamp",
       "expiresAt"
@@ -41,10 +47,16 @@ describe("SignedRetry.ensureOpen", () => {
 
   it("keeps a challenge open until the instant it expires", () => {
     expect(SignedRetry.ensureOpen(decoded, decoded.expiresAtMillis - 1).ok).toBe(true)
-    expect(codeAndField(SignedRetry.ensureOpen(decoded, decoded.expiresAtMillis))).toEqual(["ChallengeExpired", "expiresAt"])
+    expect(codeAndField(SignedRetry.ensureOpen(decoded, decoded.expiresAtMillis))).toEqual([
+      "ChallengeExpired",
+      "expiresAt"
+    ])
   })
 
   it("names the two headers of the retry", () => {
-    expect([SignedRetry.SIGNATURE_HEADER, SignedRetry.REQUEST_ID_HEADER]).toEqual(["Service-Wallet-Signature", "Request-Id"])
+    expect([SignedRetry.SIGNATURE_HEADER, SignedRetry.REQUEST_ID_HEADER]).toEqual([
+      "Service-Wallet-Signature",
+      "Request-Id"
+    ])
   })
 })

@@ -30,7 +30,9 @@ describe("TargetBundle vectors", () => {
       const signer = (JSON.parse(vector.bundle) as { enclaveQuorumPublic: string }).enclaveQuorumPublic
 
       it("verifies the production Turnkey signature", () => {
-        const decoded = Result.getOrThrow(TargetBundle.verify({ bundle: vector.bundle, signerPublicKey: keyOf(signer) }))
+        const decoded = Result.getOrThrow(
+          TargetBundle.verify({ bundle: vector.bundle, signerPublicKey: keyOf(signer) })
+        )
         expect(Signature.isHighS(decoded.dataSignature)).toBe(vector.signatureIsHighS)
         expect(Result.getOrThrow(TargetBundle.dataJson(decoded))).toEqual(vector.decodedData)
         expect(Result.getOrThrow(TargetBundle.targetPublicKey(decoded)).uncompressedHex).toBe(
@@ -58,7 +60,11 @@ describe("TargetBundle.decode errors", () => {
     ["a missing data field", JSON.stringify({ ...fields, data: undefined }), "BadField"],
     ["an unknown version", JSON.stringify({ ...fields, version: "v2.0.0" }), "UnsupportedVersion"],
     ["bad data hex", JSON.stringify({ ...fields, data: "7g" }), "BadHex"],
-    ["a truncated signature", JSON.stringify({ ...fields, dataSignature: fields.dataSignature.slice(0, 20) }), "TruncatedDer"],
+    [
+      "a truncated signature",
+      JSON.stringify({ ...fields, dataSignature: fields.dataSignature.slice(0, 20) }),
+      "TruncatedDer"
+    ],
     [
       "a compressed signer key",
       JSON.stringify({ ...fields, enclaveQuorumPublic: keyOf(fields.enclaveQuorumPublic).compressedHex }),
@@ -96,7 +102,9 @@ describe("TargetBundle properties", () => {
 
   it("rejects any change to one byte of the signed data or of the signature", () => {
     const data = Encoding.toUtf8(JSON.stringify({ targetPublic: signer.publicKey.uncompressedHex }))
-    const fields = JSON.parse(Result.getOrThrow(TargetBundle.sign({ data, signerPrivateKey: signer.privateKey }))) as TargetBundle.TargetBundle
+    const fields = JSON.parse(
+      Result.getOrThrow(TargetBundle.sign({ data, signerPrivateKey: signer.privateKey }))
+    ) as TargetBundle.TargetBundle
     const signature = hex(fields.dataSignature)
     fc.assert(
       fc.property(fc.boolean(), fc.nat(), fc.integer({ min: 1, max: 255 }), (inData, at, flip) => {

@@ -20,9 +20,21 @@ const { ListResponse, pageParams } = ListQuery
 
 const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
 const ExistsBody = wire(ExternalAccountRepo.ExternalAccountExists, 409, "The owner already has this external account")
-const InvalidBankAccountBody = wire(NameVerificationProvider.InvalidBankAccount, 400, "The rail rejects the bank account")
-const ChallengeUnavailableBody = wire(Errors.OwnershipChallengeUnavailable, 409, "No ownership challenge can be started or answered now")
-const InvalidTransitionBody = wire(ExternalAccountStatus.InvalidTransition, 409, "The account's status does not allow this")
+const InvalidBankAccountBody = wire(
+  NameVerificationProvider.InvalidBankAccount,
+  400,
+  "The rail rejects the bank account"
+)
+const ChallengeUnavailableBody = wire(
+  Errors.OwnershipChallengeUnavailable,
+  409,
+  "No ownership challenge can be started or answered now"
+)
+const InvalidTransitionBody = wire(
+  ExternalAccountStatus.InvalidTransition,
+  409,
+  "The account's status does not allow this"
+)
 
 const AccountPath = reportFieldErrors(Schema.Struct({ accountId: ExternalAccount.ExternalAccountId }))
 const accountList = ListResponse(ExternalAccount.ExternalAccount, "ExternalAccountListResponse")
@@ -78,7 +90,11 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
     customer.list
       .setUrlParams(
         reportFieldErrors(
-          Schema.Struct({ customerId: Schema.optional(Customer.CustomerId), currency: Schema.optional(Currency.CurrencyCode), ...pageParams })
+          Schema.Struct({
+            customerId: Schema.optional(Customer.CustomerId),
+            currency: Schema.optional(Currency.CurrencyCode),
+            ...pageParams
+          })
         )
       )
       .annotate(OpenApi.Summary, "List customers' external accounts")
@@ -95,7 +111,9 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   )
   .add(
     platform.list
-      .setUrlParams(reportFieldErrors(Schema.Struct({ currency: Schema.optional(Currency.CurrencyCode), ...pageParams })))
+      .setUrlParams(
+        reportFieldErrors(Schema.Struct({ currency: Schema.optional(Currency.CurrencyCode), ...pageParams }))
+      )
       .annotate(OpenApi.Summary, "List the platform's external accounts")
   )
   .add(platform.get.annotate(OpenApi.Summary, "Get an external account of the platform"))
@@ -105,4 +123,7 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
   .addError(Authentication.PermissionDeniedBody)
   .middleware(Authentication.Authentication)
   .annotate(OpenApi.Title, "External accounts")
-  .annotate(OpenApi.Description, "Bank accounts, wallets and Lightning destinations of customers and of the platform, with ownership verification.") {}
+  .annotate(
+    OpenApi.Description,
+    "Bank accounts, wallets and Lightning destinations of customers and of the platform, with ownership verification."
+  ) {}

@@ -9,7 +9,11 @@ const { reportFieldErrors } = FieldErrorReport
 const { ListResponse, pageParams } = ListQuery
 
 /** 404 `NOT_FOUND` for an internal account. */
-export const InternalAccountNotFoundBody = wire(Errors.InternalAccountNotFound, 404, "No such internal account on this platform")
+export const InternalAccountNotFoundBody = wire(
+  Errors.InternalAccountNotFound,
+  404,
+  "No such internal account on this platform"
+)
 
 const filters = {
   type: Schema.optional(InternalAccount.InternalAccountType),
@@ -64,7 +68,11 @@ export class InternalAccountsApi extends HttpApiGroup.make("internalAccounts")
   .add(
     HttpApiEndpoint.post("fund", "/sandbox/internal-accounts/:accountId/fund")
       .setPath(AccountPath)
-      .setHeaders(Schema.Struct({ "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))) }))
+      .setHeaders(
+        Schema.Struct({
+          "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+        })
+      )
       .setPayload(FundRequest)
       .addSuccess(InternalAccount.InternalAccountView)
       .addError(InternalAccountNotFoundBody)
@@ -75,4 +83,7 @@ export class InternalAccountsApi extends HttpApiGroup.make("internalAccounts")
   .addError(Authentication.PermissionDeniedBody)
   .middleware(Authentication.Authentication)
   .annotate(OpenApi.Title, "Internal accounts")
-  .annotate(OpenApi.Description, "Balances held in the service for customers and for the platform, with sandbox funding.") {}
+  .annotate(
+    OpenApi.Description,
+    "Balances held in the service for customers and for the platform, with sandbox funding."
+  ) {}

@@ -11,7 +11,11 @@ const { ListResponse, pageParams } = ListQuery
 /** 404 `USER_NOT_FOUND`. */
 export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
 /** 409 `CONFLICT`. */
-export const PlatformCustomerIdTakenBody = wire(Errors.PlatformCustomerIdTaken, 409, "platformCustomerId already in use")
+export const PlatformCustomerIdTakenBody = wire(
+  Errors.PlatformCustomerIdTaken,
+  409,
+  "platformCustomerId already in use"
+)
 /** 403 `FORBIDDEN` (defined with the permissions it enforces, `Authentication.PermissionDeniedBody`). */
 export const PermissionDeniedBody = Authentication.PermissionDeniedBody
 

@@ -42,7 +42,10 @@ type WireFields<F> = {
  */
 export const wire = <C extends ErrorClass>(errorClass: C, status: number, description: string) => {
   const fields: WireFields<C["fields"]> = Object.assign(
-    { status: Schema.Literal(status), message: Schema.String.annotations({ description: "The same text as `reason`" }) },
+    {
+      status: Schema.Literal(status),
+      message: Schema.String.annotations({ description: "The same text as `reason`" })
+    },
     specFields<C["fields"]>(errorClass.fields)
   )
   const body = Schema.Struct(fields).annotations({ identifier: errorClass._tag, description })

@@ -9,9 +9,7 @@ export const pageParams = {
       Schema.between(1, Page.maxLimit, { description: `an integer from 1 to ${Page.maxLimit}` })
     ).annotations({ description: `Page size, 1 to ${Page.maxLimit} (default ${Page.defaultLimit})` })
   ),
-  cursor: Schema.optional(
-    Schema.String.annotations({ description: "The `nextCursor` of the previous page" })
-  )
+  cursor: Schema.optional(Schema.String.annotations({ description: "The `nextCursor` of the previous page" }))
 }
 
 /** The list envelope `{data, hasMore, nextCursor?, totalCount?}`. */

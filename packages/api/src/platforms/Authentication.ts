@@ -6,7 +6,11 @@ import { ErrorBody } from "../kernel/index.js"
 export const UnauthenticatedBody = ErrorBody.wire(Errors.Unauthenticated, 401, "Credentials are missing or invalid")
 
 /** 403 `FORBIDDEN`: the API token lacks a permission the operation needs (`details.requiredPermission`). */
-export const PermissionDeniedBody = ErrorBody.wire(Errors.PermissionDenied, 403, "The API token lacks a required permission")
+export const PermissionDeniedBody = ErrorBody.wire(
+  Errors.PermissionDenied,
+  403,
+  "The API token lacks a required permission"
+)
 
 /**
  * HTTP Basic with an API token: the client id is the username and the client secret the password. Provides the
@@ -17,7 +21,10 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@pa
   provides: Caller.CurrentCaller,
   security: {
     BasicAuth: HttpApiSecurity.basic.pipe(
-      HttpApiSecurity.annotate(OpenApi.Description, "API token: `<client id>:<client secret>` as HTTP Basic credentials")
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "API token: `<client id>:<client secret>` as HTTP Basic credentials"
+      )
     )
   }
 }) {}

@@ -21,4 +21,7 @@ const typeFor = (currencyCode: string, owner: "customer" | "platform"): Internal
  * `INTERNAL_FIAT`. The platform's own accounts (which receive its fees) are never embedded wallets.
  */
 export const plan = (platform: Platform.Platform, owner: "customer" | "platform"): ReadonlyArray<PlannedAccount> =>
-  platform.config.supportedCurrencies.map(({ currencyCode }) => ({ type: typeFor(currencyCode, owner), currency: currencyCode }))
+  platform.config.supportedCurrencies.map(({ currencyCode }) => ({
+    type: typeFor(currencyCode, owner),
+    currency: currencyCode
+  }))

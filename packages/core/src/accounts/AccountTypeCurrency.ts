@@ -17,7 +17,9 @@ export const cryptoCurrencyCodes: ReadonlySet<string> = new Set(["BTC", "USDC", 
  * USDC on Base, Polygon, Arbitrum and Solana; USDC or USDT on Ethereum; USDT on Tron and Plasma; BTC on Spark and
  * Lightning.
  */
-export const accountTypeCurrency: { readonly [K in ExternalAccountInfo.AccountType]: ReadonlyArray<string> | "ANY_FIAT" } = {
+export const accountTypeCurrency: {
+  readonly [K in ExternalAccountInfo.AccountType]: ReadonlyArray<string> | "ANY_FIAT"
+} = {
   AED_ACCOUNT: ["AED"],
   BDT_ACCOUNT: ["BDT"],
   BRL_ACCOUNT: ["BRL"],
@@ -85,7 +87,10 @@ export const allowsCurrency = (accountType: ExternalAccountInfo.AccountType, cur
  * The field error for a request whose `currency` the account type does not carry (`None` when it does), for an
  * `INVALID_INPUT` response: field `currency`, the allowed codes as its `enum` constraint (none for `ANY_FIAT`).
  */
-export const currencyError = (accountType: ExternalAccountInfo.AccountType, currency: string): Option.Option<FieldError.FieldError> => {
+export const currencyError = (
+  accountType: ExternalAccountInfo.AccountType,
+  currency: string
+): Option.Option<FieldError.FieldError> => {
   if (allowsCurrency(accountType, currency)) return Option.none()
   const allowed = accountTypeCurrency[accountType]
   return Option.some(

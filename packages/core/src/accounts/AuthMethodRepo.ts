@@ -8,7 +8,10 @@ import type { StoreFailure } from "../kernel/index.js"
 export class AuthMethodRepo extends Context.Tag("@payrail/core/AuthMethodRepo")<
   AuthMethodRepo,
   {
-    readonly insert: (platformId: Platform.PlatformId, method: AuthMethod) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly insert: (
+      platformId: Platform.PlatformId,
+      method: AuthMethod
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     /** The account's credentials, oldest first (not paginated: a handful per account). */
     readonly listByAccount: (
       platformId: Platform.PlatformId,

@@ -6,7 +6,6 @@ import type { Customer } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 
-
 export { ExternalAccountExists } from "./AccountErrors.js"
 
 /** Filters of external account lists. `owner` selects customer-owned or platform-owned accounts. */
@@ -49,6 +48,9 @@ export class ExternalAccountRepo extends Context.Tag("@payrail/core/ExternalAcco
       next: ExternalAccount
     ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
     /** Marks the account deleted; returns whether a live account was deleted. */
-    readonly delete: (platformId: Platform.PlatformId, id: ExternalAccountId) => Effect.Effect<boolean, StoreFailure.StoreFailure>
+    readonly delete: (
+      platformId: Platform.PlatformId,
+      id: ExternalAccountId
+    ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
   }
 >() {}

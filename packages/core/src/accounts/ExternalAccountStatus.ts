@@ -85,16 +85,13 @@ export const transitions: { readonly [S in ExternalAccountStatus]: Row } = {
   INACTIVE: refused
 }
 
-
 /** The status after `event` in status `from`, or `InvalidTransition` when the table refuses the pair. */
 export const transition = (
   from: ExternalAccountStatus,
   event: ExternalAccountEvent
 ): Either.Either<ExternalAccountStatus, InvalidTransition> => {
   const next = transitions[from][event]
-  return next === null
-    ? Either.left(InvalidTransition.of(from, event))
-    : Either.right(next)
+  return next === null ? Either.left(InvalidTransition.of(from, event)) : Either.right(next)
 }
 
 /** The statuses in which an ownership challenge may be started or answered (the ownership-verification states). */
@@ -120,13 +117,19 @@ export interface NewExternalAccount {
  * customer proves control through the challenge and verify endpoints), and a `THIRD_PARTY` wallet needs
  * `accountInfo.beneficiary` (who owns it) and starts `ACTIVE`. Every other account starts `ACTIVE`.
  */
-export const initialStatus = (account: NewExternalAccount): Either.Either<ExternalAccountStatus, InvalidInput.InvalidInput> => {
-  if (!account.subjectToCounterpartyRules || !ExternalAccountInfo.isSelfCustodyWallet(account.accountInfo)) return Either.right("ACTIVE")
+export const initialStatus = (
+  account: NewExternalAccount
+): Either.Either<ExternalAccountStatus, InvalidInput.InvalidInput> => {
+  if (!account.subjectToCounterpartyRules || !ExternalAccountInfo.isSelfCustodyWallet(account.accountInfo))
+    return Either.right("ACTIVE")
   switch (account.ownershipType) {
     case undefined:
       return Either.left(
         InvalidInput.InvalidInput.withErrors([
-          new FieldError.FieldError({ field: "ownershipType", message: "is required for a self-custody wallet on this platform" })
+          new FieldError.FieldError({
+            field: "ownershipType",
+            message: "is required for a self-custody wallet on this platform"
+          })
         ])
       )
     case "FIRST_PARTY":

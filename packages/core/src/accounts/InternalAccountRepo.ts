@@ -16,7 +16,10 @@ export interface InternalAccountFilter {
 export class InternalAccountRepo extends Context.Tag("@payrail/core/InternalAccountRepo")<
   InternalAccountRepo,
   {
-    readonly insert: (platformId: Platform.PlatformId, account: InternalAccount) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly insert: (
+      platformId: Platform.PlatformId,
+      account: InternalAccount
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     readonly findById: (
       platformId: Platform.PlatformId,
       id: InternalAccountId

@@ -24,7 +24,9 @@ export class InternalAccounts extends Context.Tag("@payrail/core/InternalAccount
       customer: Customer.Customer
     ) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
     /** Opens the platform's own accounts (one per supported currency); call it inside the platform's unit of work. */
-    readonly openForPlatform: (platform: Platform.Platform) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
+    readonly openForPlatform: (
+      platform: Platform.Platform
+    ) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
     readonly get: (
       platform: Platform.Platform,
       id: InternalAccountId
@@ -113,22 +115,26 @@ export const layer = Layer.effect(
       openForCustomer: (platform, customer) => open(platform, customer),
       openForPlatform: (platform) => open(platform, undefined),
       get: (platform, id) =>
-        Effect.withSpan(Effect.flatMap(
-          repo.findById(platform.id, id),
-          Option.match({
-            onNone: (): Effect.Effect<InternalAccountView, InternalAccountNotFound | StoreFailure.StoreFailure> =>
-              Effect.fail(
-                InternalAccountNotFound.of(id)
-              ),
-            onSome: (account) => view(platform, account)
-          })
-        ), "InternalAccounts.get"),
+        Effect.withSpan(
+          Effect.flatMap(
+            repo.findById(platform.id, id),
+            Option.match({
+              onNone: (): Effect.Effect<InternalAccountView, InternalAccountNotFound | StoreFailure.StoreFailure> =>
+                Effect.fail(InternalAccountNotFound.of(id)),
+              onSome: (account) => view(platform, account)
+            })
+          ),
+          "InternalAccounts.get"
+        ),
       list: (platform, filter, page) =>
-        Effect.withSpan(Effect.gen(function* () {
-          const found = yield* repo.list(platform.id, filter, page)
-          const data = yield* Effect.forEach(found.data, (account) => view(platform, account))
-          return { ...found, data }
-        }), "InternalAccounts.list")
+        Effect.withSpan(
+          Effect.gen(function* () {
+            const found = yield* repo.list(platform.id, filter, page)
+            const data = yield* Effect.forEach(found.data, (account) => view(platform, account))
+            return { ...found, data }
+          }),
+          "InternalAccounts.list"
+        )
     }
   })
 )

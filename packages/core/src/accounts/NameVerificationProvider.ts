@@ -39,7 +39,6 @@ export const NameVerification = Schema.Struct({
 }).annotations({ identifier: "NameVerification" })
 export type NameVerification = typeof NameVerification.Type
 
-
 /**
  * The name verification provider. `@payrail/sandbox` implements it with the spec's 1xx suffixes; a real provider
  * plugs in here. `verify` is called once per external account creation, before the account is stored and outside

@@ -89,7 +89,9 @@ export const layer = Layer.effect(
                 ]
               })
               .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die }))
-            const balance = yield* ledger.balance(platform.id, account.id).pipe(Effect.catchTag("InvalidPosting", Effect.die))
+            const balance = yield* ledger
+              .balance(platform.id, account.id)
+              .pipe(Effect.catchTag("InvalidPosting", Effect.die))
             const view = toView(account, balance)
             // A replay applied nothing, so it records nothing; it answers with the balance as it is now.
             if (result.applied) {

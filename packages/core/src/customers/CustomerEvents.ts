@@ -20,6 +20,8 @@ export type CustomerEventType = typeof CustomerEventType.Type
 /** The event announcing the customer's verification status, or none while it is `UNVERIFIED`. */
 export const verificationEventType = (customer: Customer): Option.Option<CustomerEventType> => {
   const [kind, status] =
-    customer.customerType === "INDIVIDUAL" ? (["KYC", customer.kycStatus] as const) : (["KYB", customer.kybStatus] as const)
+    customer.customerType === "INDIVIDUAL"
+      ? (["KYC", customer.kycStatus] as const)
+      : (["KYB", customer.kybStatus] as const)
   return status === "UNVERIFIED" ? Option.none() : Option.some(`CUSTOMER.${kind}_${status}` as const)
 }

@@ -12,6 +12,9 @@ import type { Customer } from "./Customer.js"
 export class CustomerProvisioning extends Context.Tag("@payrail/core/CustomerProvisioning")<
   CustomerProvisioning,
   {
-    readonly provision: (platform: Platform.Platform, customer: Customer) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly provision: (
+      platform: Platform.Platform,
+      customer: Customer
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
   }
 >() {}

@@ -40,7 +40,10 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       customer: Customer,
       identifier: Option.Option<string>
     ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
-    readonly findById: (platformId: Platform.PlatformId, id: CustomerId) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
+    readonly findById: (
+      platformId: Platform.PlatformId,
+      id: CustomerId
+    ) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
     /**
      * Replaces the customer if it is still at `expectedVersion` (compare-and-set). Returns whether it applied;
      * `false` means a concurrent update won and the caller should re-read.

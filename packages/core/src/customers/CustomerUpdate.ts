@@ -22,7 +22,9 @@ export const checkPastDates = (
   const future = dates.filter(([, date]) => date !== undefined && date > today)
   return future.length === 0
     ? Either.void
-    : Either.left(InvalidInput.InvalidInput.withErrors(future.map(([field]) => fieldError(field, "must not be in the future"))))
+    : Either.left(
+        InvalidInput.InvalidInput.withErrors(future.map(([field]) => fieldError(field, "must not be in the future")))
+      )
 }
 
 /** Today's date in UTC as `YYYY-MM-DD`. */
@@ -44,7 +46,12 @@ export const apply = (
   if (current.customerType === "BUSINESS" && request.customerType === "BUSINESS") {
     const { customerType: _type, businessInfo, ...fields } = request
     return Either.right(
-      new BusinessCustomer({ ...current, ...fields, businessInfo: { ...current.businessInfo, ...businessInfo }, updatedAt })
+      new BusinessCustomer({
+        ...current,
+        ...fields,
+        businessInfo: { ...current.businessInfo, ...businessInfo },
+        updatedAt
+      })
     )
   }
   return Either.left(

@@ -5,7 +5,16 @@ import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
 import { CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
 import { KycProvider } from "./KycProvider.js"
-import { DomainEvent, Ids, InvalidInput, Outbox, type Page, ResourceId, UnitOfWork, StoreFailure } from "../kernel/index.js"
+import {
+  DomainEvent,
+  Ids,
+  InvalidInput,
+  Outbox,
+  type Page,
+  ResourceId,
+  UnitOfWork,
+  StoreFailure
+} from "../kernel/index.js"
 import { type CustomerEventType, verificationEventType } from "./CustomerEvents.js"
 import * as CustomerUpdate from "./CustomerUpdate.js"
 import * as UmaAddress from "./UmaAddress.js"
@@ -25,7 +34,10 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
       platform: Platform.Platform,
       request: CreateCustomerRequest
     ) => Effect.Effect<Customer, PlatformCustomerIdTaken | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
-    readonly get: (platform: Platform.Platform, id: CustomerId) => Effect.Effect<Customer, CustomerNotFound | StoreFailure.StoreFailure>
+    readonly get: (
+      platform: Platform.Platform,
+      id: CustomerId
+    ) => Effect.Effect<Customer, CustomerNotFound | StoreFailure.StoreFailure>
     readonly list: (
       platform: Platform.Platform,
       filter: CustomerFilter,

@@ -20,7 +20,9 @@ export class FieldError extends Schema.Class<FieldError>("FieldError")({
 type Constraint = { -readonly [K in keyof FieldConstraint]?: FieldConstraint[K] }
 
 const renderPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.length === 0 ? "body" : path.map((key) => (typeof key === "symbol" ? key.description ?? "" : String(key))).join(".")
+  path.length === 0
+    ? "body"
+    : path.map((key) => (typeof key === "symbol" ? (key.description ?? "") : String(key))).join(".")
 
 const literalsOf = (ast: AST.AST): Array<string> => {
   if (AST.isLiteral(ast)) return ast.literal === null ? [] : [String(ast.literal)]

@@ -85,7 +85,6 @@ export const amountMinorMax: bigint = 2n ** 63n - 1n
 /** Limits every adapter enforces alike. */
 export const limits = { idLength: 255, idempotencyKeyLength: 512, descriptionLength: 1000, entries: 100 } as const
 
-
 // NUL cannot be stored by PostgreSQL; refusing it here keeps every adapter equal.
 const badText = (value: string, maxLength: number, emptyAllowed = false) =>
   (!emptyAllowed && value.length === 0) || value.length > maxLength || value.includes("\u0000")
@@ -166,22 +165,39 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
      */
     readonly post: (
       posting: Posting
-    ) => Effect.Effect<PostResult, InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      PostResult,
+      InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
+    >
     /** Settles a pending posting: its entries become posted. Exactly once; a second call fails. */
-    readonly confirm: (platformId: Platform.PlatformId, postingId: PostingId) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
+    readonly confirm: (
+      platformId: Platform.PlatformId,
+      postingId: PostingId
+    ) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
     /** Cancels a pending posting: reserved funds become available again. Exactly once; a second call fails. */
-    readonly release: (platformId: Platform.PlatformId, postingId: PostingId) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
+    readonly release: (
+      platformId: Platform.PlatformId,
+      postingId: PostingId
+    ) => Effect.Effect<void, ReservationSettled | StoreFailure.StoreFailure>
     /** Balances of the account; an unknown account, or one of another platform, fails with `InvalidPosting`. */
-    readonly balance: (platformId: Platform.PlatformId, accountId: string) => Effect.Effect<Balance, InvalidPosting | StoreFailure.StoreFailure>
+    readonly balance: (
+      platformId: Platform.PlatformId,
+      accountId: string
+    ) => Effect.Effect<Balance, InvalidPosting | StoreFailure.StoreFailure>
     /**
      * The account's balances recomputed from its entries alone (posted postings' entries, and pending postings'
      * debits and credits), ignoring any running balance the adapter keeps. For audits and invariant checks: it
      * equals `balance` whenever the ledger is consistent.
      */
-    readonly reconcile: (platformId: Platform.PlatformId, accountId: string) => Effect.Effect<Balance, InvalidPosting | StoreFailure.StoreFailure>
+    readonly reconcile: (
+      platformId: Platform.PlatformId,
+      accountId: string
+    ) => Effect.Effect<Balance, InvalidPosting | StoreFailure.StoreFailure>
     /**
      * Sum of posted entries per currency across the platform, for invariant checks: every currency sums to zero.
      */
-    readonly postedTotals: (platformId: Platform.PlatformId) => Effect.Effect<ReadonlyMap<string, bigint>, StoreFailure.StoreFailure>
+    readonly postedTotals: (
+      platformId: Platform.PlatformId
+    ) => Effect.Effect<ReadonlyMap<string, bigint>, StoreFailure.StoreFailure>
   }
 >() {}

@@ -62,7 +62,10 @@ export const account = (platformId: Platform.PlatformId, kind: Kind, currency: s
 })
 
 /** Every system account of the platform for `currencies`: each kind in each currency, without duplicates. */
-export const accountsFor = (platformId: Platform.PlatformId, currencies: Iterable<string>): ReadonlyArray<LedgerAccount> =>
+export const accountsFor = (
+  platformId: Platform.PlatformId,
+  currencies: Iterable<string>
+): ReadonlyArray<LedgerAccount> =>
   Array.from(new Set(currencies)).flatMap((currency) => kinds.map((kind) => account(platformId, kind, currency)))
 
 /**

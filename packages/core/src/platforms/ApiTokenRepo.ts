@@ -27,6 +27,8 @@ export class ApiTokenRepo extends Context.Tag("@payrail/core/ApiTokenRepo")<
       clientId: string
     ) => Effect.Effect<Option.Option<TokenWithPlatform>, StoreFailure.StoreFailure>
     /** The platform's tokens, oldest first. */
-    readonly listByPlatform: (platformId: PlatformId) => Effect.Effect<ReadonlyArray<ApiToken>, StoreFailure.StoreFailure>
+    readonly listByPlatform: (
+      platformId: PlatformId
+    ) => Effect.Effect<ReadonlyArray<ApiToken>, StoreFailure.StoreFailure>
   }
 >() {}

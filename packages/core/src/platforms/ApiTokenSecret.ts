@@ -13,9 +13,9 @@ const toHex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.to
 
 /** SHA-256 of the secret as lowercase hex: the only form in which secrets are stored. */
 export const hash = (secret: Redacted.Redacted<string>): Effect.Effect<string> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(Redacted.value(secret)))).pipe(
-    Effect.map((digest) => toHex(new Uint8Array(digest)))
-  )
+  Effect.promise(() =>
+    globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(Redacted.value(secret)))
+  ).pipe(Effect.map((digest) => toHex(new Uint8Array(digest))))
 
 /** Compares two equally long strings (digests) in time that never depends on where they first differ. */
 export const constantTimeEquals = (a: string, b: string): boolean => {

@@ -55,35 +55,48 @@ export const layer = Layer.effect(
     const now = DateTime.now
     return {
       create: ({ config, environment, name }) =>
-        Effect.withSpan(Effect.gen(function* () {
-          const createdAt = yield* now
-          const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
-          const platform = new Platform({ id, name, environment, config: config ?? defaultConfig, createdAt, updatedAt: createdAt })
-          // The platform and what provisioning opens for it exist together or not at all.
-          yield* store.transaction(Effect.zipRight(platforms.insert(platform), provisioning.provision(platform)))
-          return platform
-        }), "Platforms.create"),
+        Effect.withSpan(
+          Effect.gen(function* () {
+            const createdAt = yield* now
+            const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
+            const platform = new Platform({
+              id,
+              name,
+              environment,
+              config: config ?? defaultConfig,
+              createdAt,
+              updatedAt: createdAt
+            })
+            // The platform and what provisioning opens for it exist together or not at all.
+            yield* store.transaction(Effect.zipRight(platforms.insert(platform), provisioning.provision(platform)))
+            return platform
+          }),
+          "Platforms.create"
+        ),
       issueToken: ({ name, permissions, platformId }) =>
-        Effect.withSpan(Effect.gen(function* () {
-          const platform = yield* platforms.findById(platformId)
-          if (Option.isNone(platform)) {
-            return yield* Effect.fail(
-              PlatformNotFound.of(platformId)
+        Effect.withSpan(
+          Effect.gen(function* () {
+            const platform = yield* platforms.findById(platformId)
+            if (Option.isNone(platform)) {
+              return yield* Effect.fail(PlatformNotFound.of(platformId))
+            }
+            const credentials = yield* ApiTokenSecret.issue(platform.value.environment).pipe(
+              Effect.provideService(Ids.Ids, ids)
             )
-          }
-          const credentials = yield* ApiTokenSecret.issue(platform.value.environment).pipe(Effect.provideService(Ids.Ids, ids))
-          const token = new ApiToken({
-            id: ApiTokenId.make(ResourceId.format("ApiToken", yield* ids.uuid)),
-            platformId,
-            name,
-            clientId: credentials.clientId,
-            secretHash: credentials.secretHash,
-            permissions: [...new Set(permissions)],
-            createdAt: yield* now
-          })
-          yield* store.transaction(tokens.insert(token))
-          return { token, clientSecret: credentials.clientSecret }
-        }), "Platforms.issueToken"),
+            const token = new ApiToken({
+              id: ApiTokenId.make(ResourceId.format("ApiToken", yield* ids.uuid)),
+              platformId,
+              name,
+              clientId: credentials.clientId,
+              secretHash: credentials.secretHash,
+              permissions: [...new Set(permissions)],
+              createdAt: yield* now
+            })
+            yield* store.transaction(tokens.insert(token))
+            return { token, clientSecret: credentials.clientSecret }
+          }),
+          "Platforms.issueToken"
+        ),
       list: Effect.withSpan(platforms.list, "Platforms.list")
     }
   })

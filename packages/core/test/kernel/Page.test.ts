@@ -2,7 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, Either, Option } from "effect"
 import { Page } from "@payrail/core"
 
-const cursor = { createdAt: DateTime.unsafeMake("2026-01-02T03:04:05.678Z"), id: "Customer:00000000-0000-4000-8000-000000000001" }
+const cursor = {
+  createdAt: DateTime.unsafeMake("2026-01-02T03:04:05.678Z"),
+  id: "Customer:00000000-0000-4000-8000-000000000001"
+}
 
 describe("Page", () => {
   it.effect("round-trips a cursor through its opaque text form", () =>
@@ -12,7 +15,8 @@ describe("Page", () => {
       const decoded = yield* Page.decodeCursor(text)
       expect(decoded.id).toBe(cursor.id)
       expect(DateTime.toEpochMillis(decoded.createdAt)).toBe(DateTime.toEpochMillis(cursor.createdAt))
-    }))
+    })
+  )
 
   it.effect("rejects text that is not a cursor with INVALID_INPUT on the cursor field", () =>
     Effect.gen(function* () {
@@ -20,7 +24,8 @@ describe("Page", () => {
         const result = yield* Effect.either(Page.decodeCursor(forged))
         expect(Either.isLeft(result) && result.left.details?.errors[0]?.field).toBe("cursor")
       }
-    }))
+    })
+  )
 
   it("builds a page from an overfetched slice: nextCursor exactly when more rows exist", () => {
     const rows = [3, 2, 1].map((n) => ({ createdAt: DateTime.unsafeMake(n * 1000), id: `id-${n}` }))

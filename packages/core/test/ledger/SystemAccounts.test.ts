@@ -10,8 +10,12 @@ describe("SystemAccounts", () => {
     expect(SystemAccounts.accountId(platformId, "RAIL_CLEARING", "USD")).toBe(
       "SystemAccount:Platform:0b7e5a1c-1d2e-4f30-8a4b-5c6d7e8f9a01:RAIL_CLEARING:USD"
     )
-    expect(SystemAccounts.accountId(platformId, "FX", "EUR")).not.toBe(SystemAccounts.accountId(otherPlatformId, "FX", "EUR"))
-    expect(SystemAccounts.accountId(platformId, "FX", "EUR")).not.toBe(SystemAccounts.accountId(platformId, "FEES", "EUR"))
+    expect(SystemAccounts.accountId(platformId, "FX", "EUR")).not.toBe(
+      SystemAccounts.accountId(otherPlatformId, "FX", "EUR")
+    )
+    expect(SystemAccounts.accountId(platformId, "FX", "EUR")).not.toBe(
+      SystemAccounts.accountId(platformId, "FEES", "EUR")
+    )
   })
 
   it("parses every id it builds back into its platform, kind and currency", () => {

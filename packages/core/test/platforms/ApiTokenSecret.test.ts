@@ -16,14 +16,16 @@ describe("ApiTokenSecret", () => {
       const live = yield* ApiTokenSecret.issue("PRODUCTION")
       expect(Redacted.value(live.clientSecret)).toMatch(/^sk_live_/)
       expect(live.clientId).not.toBe(issued.clientId)
-    }).pipe(Effect.provide(Ids.layer)))
+    }).pipe(Effect.provide(Ids.layer))
+  )
 
   it.effect("hashes with SHA-256", () =>
     Effect.gen(function* () {
       expect(yield* ApiTokenSecret.hash(Redacted.make("abc"))).toBe(
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
       )
-    }))
+    })
+  )
 
   it("compares digests for equality", () => {
     expect(ApiTokenSecret.constantTimeEquals("abcd", "abcd")).toBe(true)

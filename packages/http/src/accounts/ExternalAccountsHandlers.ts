@@ -24,9 +24,7 @@ export const layer: Layer.Layer<
         const caller = yield* Caller.require(permission)
         const account = yield* accounts.get(caller.platform, id)
         if (!belongsTo(account, owner)) {
-          return yield* Effect.fail(
-            Errors.ExternalAccountNotFound.of(id)
-          )
+          return yield* Effect.fail(Errors.ExternalAccountNotFound.of(id))
         }
         return { caller, account }
       })
@@ -35,12 +33,17 @@ export const layer: Layer.Layer<
       get: ({ path }: { readonly path: { readonly accountId: ExternalAccount.ExternalAccountId } }) =>
         Effect.map(owned(owner, "VIEW", path.accountId), ({ account }) => account),
       delete: ({ path }: { readonly path: { readonly accountId: ExternalAccount.ExternalAccountId } }) =>
-        Effect.flatMap(owned(owner, "MANAGE", path.accountId), ({ caller }) => accounts.delete(caller.platform, path.accountId)),
+        Effect.flatMap(owned(owner, "MANAGE", path.accountId), ({ caller }) =>
+          accounts.delete(caller.platform, path.accountId)
+        ),
       challenge: ({ path }: { readonly path: { readonly accountId: ExternalAccount.ExternalAccountId } }) =>
         Effect.flatMap(owned(owner, "MANAGE", path.accountId), ({ caller }) =>
           accounts.startOwnershipChallenge(caller.platform, path.accountId)
         ),
-      verify: ({ path, payload }: {
+      verify: ({
+        path,
+        payload
+      }: {
         readonly path: { readonly accountId: ExternalAccount.ExternalAccountId }
         readonly payload: { readonly signature: string; readonly signatureScheme?: "bip137" | "electrum" }
       }) =>
@@ -60,7 +63,11 @@ export const layer: Layer.Layer<
       .handle("listForCustomers", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageRequest(limit, cursor))
+          return yield* accounts.list(
+            caller.platform,
+            { owner: "customers", ...filter },
+            yield* pageRequest(limit, cursor)
+          )
         })
       )
       .handle("getForCustomers", customers.get)
@@ -73,7 +80,11 @@ export const layer: Layer.Layer<
       .handle("listForPlatform", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          return yield* accounts.list(caller.platform, { owner: "platform", ...filter }, yield* pageRequest(limit, cursor))
+          return yield* accounts.list(
+            caller.platform,
+            { owner: "platform", ...filter },
+            yield* pageRequest(limit, cursor)
+          )
         })
       )
       .handle("getForPlatform", platform.get)

@@ -13,7 +13,9 @@ export const layer: Layer.Layer<
   Effect.gen(function* () {
     const accounts = yield* InternalAccounts.InternalAccounts
     const funding = yield* SandboxFunding.SandboxFunding
-    const listCustomers = ({ urlParams: { cursor, limit, ...filter } }: {
+    const listCustomers = ({
+      urlParams: { cursor, limit, ...filter }
+    }: {
       readonly urlParams: { readonly cursor?: string | undefined; readonly limit?: number | undefined } & Omit<
         InternalAccountRepo.InternalAccountFilter,
         "owner"
@@ -21,16 +23,26 @@ export const layer: Layer.Layer<
     }) =>
       Effect.gen(function* () {
         const caller = yield* Caller.require("VIEW")
-        return yield* accounts.list(caller.platform, { owner: "customers", ...filter }, yield* pageRequest(limit, cursor))
+        return yield* accounts.list(
+          caller.platform,
+          { owner: "customers", ...filter },
+          yield* pageRequest(limit, cursor)
+        )
       })
     return handlers
       .handle("list", listCustomers)
       .handle("listForCustomers", listCustomers)
-      .handle("get", ({ path }) => Effect.flatMap(Caller.require("VIEW"), (caller) => accounts.get(caller.platform, path.accountId)))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(Caller.require("VIEW"), (caller) => accounts.get(caller.platform, path.accountId))
+      )
       .handle("listForPlatform", ({ urlParams }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          const page = yield* accounts.list(caller.platform, { owner: "platform", ...urlParams }, { limit: Page.maxLimit, after: Option.none() })
+          const page = yield* accounts.list(
+            caller.platform,
+            { owner: "platform", ...urlParams },
+            { limit: Page.maxLimit, after: Option.none() }
+          )
           return { data: page.data }
         })
       )

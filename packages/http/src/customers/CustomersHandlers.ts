@@ -26,7 +26,9 @@ export const layer: Layer.Layer<
         })
       )
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(Caller.require("MANAGE"), (caller) => customers.update(caller.platform, path.customerId, payload))
+        Effect.flatMap(Caller.require("MANAGE"), (caller) =>
+          customers.update(caller.platform, path.customerId, payload)
+        )
       )
   })
 )

@@ -7,6 +7,8 @@ export const pageRequest = (
   cursor: string | undefined
 ): Effect.Effect<Page.PageRequest, InvalidInput.InvalidInput> =>
   Effect.map(
-    cursor === undefined ? Effect.succeed(Option.none<Page.Cursor>()) : Effect.map(Page.decodeCursor(cursor), Option.some),
+    cursor === undefined
+      ? Effect.succeed(Option.none<Page.Cursor>())
+      : Effect.map(Page.decodeCursor(cursor), Option.some),
     (after) => ({ limit: limit ?? Page.defaultLimit, after })
   )

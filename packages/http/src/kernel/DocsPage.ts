@@ -1,4 +1,12 @@
-import { type HttpApi, HttpApiBuilder, HttpApiScalar, HttpBody, HttpServerRequest, HttpServerResponse, type HttpApp } from "@effect/platform"
+import {
+  type HttpApi,
+  HttpApiBuilder,
+  HttpApiScalar,
+  HttpBody,
+  HttpServerRequest,
+  HttpServerResponse,
+  type HttpApp
+} from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { PayrailApi } from "@payrail/api"
 

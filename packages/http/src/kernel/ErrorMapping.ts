@@ -23,7 +23,13 @@ const bodyMethods = new Set(["POST", "PUT", "PATCH"])
 const errorSchemas = (() => {
   const api = PayrailApi.PayrailApi as unknown as {
     readonly errorSchema: Schema.Schema.Any
-    readonly groups: Record<string, { readonly errorSchema: Schema.Schema.Any; readonly endpoints: Record<string, { readonly errorSchema: Schema.Schema.Any }> }>
+    readonly groups: Record<
+      string,
+      {
+        readonly errorSchema: Schema.Schema.Any
+        readonly endpoints: Record<string, { readonly errorSchema: Schema.Schema.Any }>
+      }
+    >
   }
   const schemas = [api.errorSchema]
   for (const group of Object.values(api.groups)) {
@@ -72,17 +78,27 @@ const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
   const path = new URL(request.url, "http://localhost").pathname
   const methods = allowedMethods(path)
   if (methods.length === 0) {
-    return Effect.fail(new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: `No route for ${request.method} ${path}` }))
+    return Effect.fail(
+      new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: `No route for ${request.method} ${path}` })
+    )
   }
   const error = new HttpErrors.MethodNotAllowed({
     code: "METHOD_NOT_ALLOWED",
     reason: `${request.method} is not allowed here`,
     details: { allowedMethods: methods }
   })
-  return Effect.succeed(HttpServerResponse.unsafeJson(encodeMethodNotAllowed(error), { status: 405, headers: { allow: methods.join(", ") } }))
+  return Effect.succeed(
+    HttpServerResponse.unsafeJson(encodeMethodNotAllowed(error), {
+      status: 405,
+      headers: { allow: methods.join(", ") }
+    })
+  )
 }
 
-const internalError = new HttpErrors.InternalError({ code: "INTERNAL_ERROR", reason: "The service failed unexpectedly" })
+const internalError = new HttpErrors.InternalError({
+  code: "INTERNAL_ERROR",
+  reason: "The service failed unexpectedly"
+})
 
 const translate = (
   request: HttpServerRequest.HttpServerRequest,
@@ -98,7 +114,9 @@ const translate = (
   }
   if (error instanceof Errors.Unauthenticated) return Effect.succeed(unauthenticated(error))
   if (error instanceof Errors.StoreFailure) {
-    return Effect.logError("store failure", error.operation, Cause.fail(error.cause)).pipe(Effect.zipRight(Effect.fail(error)))
+    return Effect.logError("store failure", error.operation, Cause.fail(error.cause)).pipe(
+      Effect.zipRight(Effect.fail(error))
+    )
   }
   if (isDeclared(error)) return Effect.fail(error as ApiError)
   return Effect.logError("unhandled failure", cause).pipe(Effect.zipRight(Effect.fail(internalError)))
@@ -116,7 +134,10 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
     const contentType = request.headers["content-type"]
     if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       return yield* Effect.fail(
-        new HttpErrors.UnsupportedMediaType({ code: "UNSUPPORTED_MEDIA_TYPE", reason: "The request body must be application/json" })
+        new HttpErrors.UnsupportedMediaType({
+          code: "UNSUPPORTED_MEDIA_TYPE",
+          reason: "The request body must be application/json"
+        })
       )
     }
     if (declaredLengthTooLarge(request)) return yield* Effect.fail(payloadTooLarge)

@@ -35,7 +35,11 @@ const readBody = async (request: IncomingMessage): Promise<Buffer | undefined> =
  * A real socket in front of the harness: `mount` is the prefix the browser sees; with `strip`, the prefix is cut
  * before the API sees the request, as Express's `app.use("/payments", …)` does.
  */
-const serve = async (harness: Harness, mount: string, strip: boolean): Promise<{ readonly server: Server; readonly origin: string }> => {
+const serve = async (
+  harness: Harness,
+  mount: string,
+  strip: boolean
+): Promise<{ readonly server: Server; readonly origin: string }> => {
   const server = createServer((request, response) => {
     void (async () => {
       const url = request.url ?? "/"
@@ -44,7 +48,8 @@ const serve = async (harness: Harness, mount: string, strip: boolean): Promise<{
         return
       }
       const headers = new Headers()
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
+      for (const [name, value] of Object.entries(request.headers))
+        if (typeof value === "string") headers.set(name, value)
       const body = await readBody(request)
       const answered = await harness.request(strip ? url.slice(mount.length) : url, {
         method: request.method ?? "GET",
@@ -67,7 +72,8 @@ const serve = async (harness: Harness, mount: string, strip: boolean): Promise<{
 
 describe("the reference page's server resolution", () => {
   it("inserts the resolving script after the spec's data block and before the renderer", () => {
-    const page = '<body><script id="api-reference" type="application/json">{"servers":[{"url":"."}]}</script><script>render()</script></body>'
+    const page =
+      '<body><script id="api-reference" type="application/json">{"servers":[{"url":"."}]}</script><script>render()</script></body>'
     const rewritten = DocsPage.withServersFromPageUrl(page)
     expect(rewritten.indexOf("new URL(server.url, location.href)")).toBeGreaterThan(rewritten.indexOf('{"servers"'))
     expect(rewritten.indexOf("new URL(server.url, location.href)")).toBeLessThan(rewritten.indexOf("render()"))
@@ -101,7 +107,10 @@ describe.skipIf(skip)(title, () => {
         await serverUrl.waitFor({ timeout: 30_000 })
 
         // "Test Request" on "List customers, newest first", then "Send".
-        await page.getByRole("button", { name: /Test Request/i }).nth(1).click()
+        await page
+          .getByRole("button", { name: /Test Request/i })
+          .nth(1)
+          .click()
         const sent = page.waitForRequest((request) => new URL(request.url()).pathname.endsWith("/2025-10-13/customers"))
         await page.getByRole("button", { name: /^Send/i }).first().click()
         const request = await sent

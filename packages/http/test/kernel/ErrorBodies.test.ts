@@ -42,15 +42,21 @@ describe("error bodies", () => {
       errorOf(api.request(`${base}/customers`, { auth: null })),
       errorOf(api.request(`${base}/customers`, { method: "POST", body: "{}", auth: "Basic " + btoa("pk_x:sk_x") })),
       errorOf(
-        api
-          .tokenWith(["VIEW"])
-          .then((auth) => api.request(`${base}/customers`, { method: "POST", body: JSON.stringify({ customerType: "INDIVIDUAL" }), auth }))
+        api.tokenWith(["VIEW"]).then((auth) =>
+          api.request(`${base}/customers`, {
+            method: "POST",
+            body: JSON.stringify({ customerType: "INDIVIDUAL" }),
+            auth
+          })
+        )
       ),
       errorOf(api.request(`${base}/customers/${customer}`)),
       errorOf(api.request(`${base}/internal-accounts/InternalAccount:${crypto.randomUUID()}`)),
       errorOf(api.request(`${base}/no-such-route`)),
       errorOf(api.request(`${base}/customers/${customer}`, { method: "DELETE" })),
-      errorOf(api.request(`${base}/customers`, { method: "POST", body: "a=b", headers: { "content-type": "text/plain" } })),
+      errorOf(
+        api.request(`${base}/customers`, { method: "POST", body: "a=b", headers: { "content-type": "text/plain" } })
+      ),
       errorOf(broken.request(`${base}/customers`)),
       errorOf(broken.request(`${base}/customers/${customer}`))
     ])
@@ -72,7 +78,9 @@ describe("error bodies", () => {
       expect(body.status).toBe(httpStatus)
       expect(typeof body.reason).toBe("string")
       expect(body.message).toBe(body.reason)
-      expect(Object.keys(body).every((key) => ["status", "code", "message", "reason", "details"].includes(key))).toBe(true)
+      expect(Object.keys(body).every((key) => ["status", "code", "message", "reason", "details"].includes(key))).toBe(
+        true
+      )
     }
     expect(cases[0]?.body.details.errors).toEqual([expect.objectContaining({ field: "customerType" })])
     expect(cases[8]?.body.details).toEqual({ allowedMethods: ["GET", "PATCH"] })

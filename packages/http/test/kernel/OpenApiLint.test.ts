@@ -39,10 +39,14 @@ describe("the served OpenAPI document", () => {
   it("passes Redocly's recommended rules with no error and no warning", async () => {
     const path = join(directory, "openapi.json")
     await writeFile(path, await (await api.request("/openapi.json", { auth: null })).text())
-    const { stdout } = await run(process.execPath, [await redoclyBin(), "lint", "--extends=recommended", "--format=json", path], {
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-      maxBuffer: 16 * 1024 * 1024
-    }).catch((error: { readonly stdout?: string }) => ({ stdout: error.stdout ?? "" }))
+    const { stdout } = await run(
+      process.execPath,
+      [await redoclyBin(), "lint", "--extends=recommended", "--format=json", path],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        maxBuffer: 16 * 1024 * 1024
+      }
+    ).catch((error: { readonly stdout?: string }) => ({ stdout: error.stdout ?? "" }))
     const report: LintReport = JSON.parse(stdout)
     expect(report.problems.map(({ message, ruleId, severity }) => `${severity} ${ruleId}: ${message}`)).toEqual([])
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })

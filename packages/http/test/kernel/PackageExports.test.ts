@@ -12,7 +12,9 @@ describe("package exports of @payrail/api and @payrail/http", () => {
     ]) {
       expect(() => require.resolve(closed), closed).toThrow(/is not defined by "exports"/)
     }
-    expect(require.resolve("@payrail/api/customers/CustomersApi")).toMatch(/packages\/api\/src\/customers\/CustomersApi\.ts$/)
+    expect(require.resolve("@payrail/api/customers/CustomersApi")).toMatch(
+      /packages\/api\/src\/customers\/CustomersApi\.ts$/
+    )
     expect(require.resolve("@payrail/http/kernel/DocsPage")).toMatch(/packages\/http\/src\/kernel\/DocsPage\.ts$/)
   })
 })

@@ -42,7 +42,9 @@ export const makeHarness = async (
   const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
   const issue = (platformId: Platform.PlatformId, permissions: ReadonlyArray<ApiToken.Permission>) =>
     runtime.runPromise(
-      Effect.flatMap(Platforms.Platforms, (platforms) => platforms.issueToken({ platformId, name: "test", permissions }))
+      Effect.flatMap(Platforms.Platforms, (platforms) =>
+        platforms.issueToken({ platformId, name: "test", permissions })
+      )
     )
   const [platform, other] = await runtime.runPromise(
     Effect.flatMap(Platforms.Platforms, (platforms) =>
@@ -59,10 +61,16 @@ export const makeHarness = async (
   const all = ["VIEW", "TRANSACT", "MANAGE"] as const
   const mine = await issue(platform.id, all)
   const theirs = await issue(other.id, all)
-  const web = WebHandler.make({ services: Layer.succeedContext(context), ...(options.prefix ? { prefix: options.prefix } : {}) })
+  const web = WebHandler.make({
+    services: Layer.succeedContext(context),
+    ...(options.prefix ? { prefix: options.prefix } : {})
+  })
   const basic = basicOf(mine.token.clientId, mine.clientSecret)
   const origin = "http://payrail.test"
-  const checked = checkedFetch((input, init) => web.handler(new Request(input, init)), `${origin}${options.prefix ?? ""}`)
+  const checked = checkedFetch(
+    (input, init) => web.handler(new Request(input, init)),
+    `${origin}${options.prefix ?? ""}`
+  )
   return {
     basic,
     platform,

@@ -42,7 +42,9 @@ describe("the OpenAPI contract check", () => {
     contract.verify(json("POST", `${base}/customers`, 201, customer))
     contract.verify(json("GET", `${base}/customers/${customer["id"]}`, 200, customer))
     // A literal path segment wins over a parameter: this is the internal-account list, not a customer read.
-    contract.verify(json("GET", `${base}/customers/internal-accounts`, 200, { data: [], hasMore: false, totalCount: 0 }))
+    contract.verify(
+      json("GET", `${base}/customers/internal-accounts`, 200, { data: [], hasMore: false, totalCount: 0 })
+    )
   })
 
   it("fails on a status the operation does not document, naming the operation", () => {
@@ -63,22 +65,33 @@ describe("the OpenAPI contract check", () => {
 
   it("fails on a body where none is documented, and on a missing or non-JSON body where one is", () => {
     const path = `${base}/customers/external-accounts/ExternalAccount:00000000-0000-4000-8000-000000000000`
-    expect(violation(() => contract.verify(json("DELETE", path, 204, { ok: true })))).toContain("documented without a body")
+    expect(violation(() => contract.verify(json("DELETE", path, 204, { ok: true })))).toContain(
+      "documented without a body"
+    )
     expect(violation(() => contract.verify({ ...json("GET", `${base}/customers`, 200, {}), body: "" }))).toContain(
       "documented with a JSON body"
     )
-    expect(violation(() => contract.verify({ ...json("GET", `${base}/customers`, 200, {}), contentType: "text/html" }))).toContain(
-      "not JSON"
-    )
+    expect(
+      violation(() => contract.verify({ ...json("GET", `${base}/customers`, 200, {}), contentType: "text/html" }))
+    ).toContain("not JSON")
   })
 
   it("holds requests no operation answers to the 404 and 405 every candidate documents", () => {
-    const missing = { status: 404, code: "NOT_FOUND", message: "No route for GET /nope", reason: "No route for GET /nope" }
-    expect(violation(() => contract.verify(json("GET", "/nope", 200, { status: "ok" })))).toContain("no path template matches")
-    expect(violation(() => contract.verify(json("GET", "/nope", 418, missing)))).toContain("status 418 is not documented")
-    expect(violation(() => contract.verify(json("GET", "/nope", 404, { ...missing, code: "USER_NOT_FOUND" })))).toContain(
-      'at /code: must be equal to one of the allowed values {"allowedValues":["NOT_FOUND"]}'
+    const missing = {
+      status: 404,
+      code: "NOT_FOUND",
+      message: "No route for GET /nope",
+      reason: "No route for GET /nope"
+    }
+    expect(violation(() => contract.verify(json("GET", "/nope", 200, { status: "ok" })))).toContain(
+      "no path template matches"
     )
+    expect(violation(() => contract.verify(json("GET", "/nope", 418, missing)))).toContain(
+      "status 418 is not documented"
+    )
+    expect(
+      violation(() => contract.verify(json("GET", "/nope", 404, { ...missing, code: "USER_NOT_FOUND" })))
+    ).toContain('at /code: must be equal to one of the allowed values {"allowedValues":["NOT_FOUND"]}')
     contract.verify(json("GET", "/nope", 404, missing))
     const path = `${base}/customers/${customer["id"]}`
     const wrongMethod = violation(() => contract.verify(json("DELETE", path, 200, customer)))
@@ -102,7 +115,9 @@ describe("the OpenAPI contract check", () => {
         ? new Response(served, { headers: { "content-type": "application/json" } })
         : new Response(JSON.stringify(customer), { status: 200, headers: { "content-type": "application/json" } })
     const fetch = checkedFetch(fake, "http://payrail.test")
-    await expect(fetch(`http://payrail.test${base}/customers`, { method: "POST", body: "{}" })).rejects.toThrow(ContractViolation)
+    await expect(fetch(`http://payrail.test${base}/customers`, { method: "POST", body: "{}" })).rejects.toThrow(
+      ContractViolation
+    )
     const read = await fetch(`http://payrail.test${base}/customers/${customer["id"]}`)
     expect(await read.json()).toEqual(customer)
   })

@@ -76,7 +76,10 @@ const valueAt = (body: unknown, pointer: string): unknown =>
     .split("/")
     .slice(1)
     .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .reduce<unknown>((current, key) => (isObject(current) || Array.isArray(current) ? (current as Json)[key] : undefined), body)
+    .reduce<unknown>(
+      (current, key) => (isObject(current) || Array.isArray(current) ? (current as Json)[key] : undefined),
+      body
+    )
 
 const describeError = (body: unknown, error: ErrorObject) =>
   `  at ${error.instancePath === "" ? "/" : error.instancePath}: ${error.message ?? error.keyword} ` +
@@ -126,7 +129,16 @@ export const fromDocument = (document: Json): OpenApiContract => {
     const response = operation.responses[status]
     const content = isObject(response) && isObject(response["content"]) ? response["content"] : undefined
     if (content === undefined || !isObject(content["application/json"])) return undefined
-    const pointer = ["paths", operation.template, operation.method.toLowerCase(), "responses", status, "content", "application/json", "schema"]
+    const pointer = [
+      "paths",
+      operation.template,
+      operation.method.toLowerCase(),
+      "responses",
+      status,
+      "content",
+      "application/json",
+      "schema"
+    ]
       .map(escapePointer)
       .join("/")
     const validate = ajv.compile({ $ref: `${documentId}#/${pointer}` })
@@ -166,7 +178,8 @@ export const fromDocument = (document: Json): OpenApiContract => {
       return [`  status ${status} is not documented (documented: ${Object.keys(operation.responses).join(", ")})`]
     }
     const validate = validatorFor(operation, status)
-    if (validate === undefined) return body === undefined ? [] : [`  status ${status} is documented without a body, but one was sent`]
+    if (validate === undefined)
+      return body === undefined ? [] : [`  status ${status} is documented without a body, but one was sent`]
     if (body === undefined) return [`  status ${status} is documented with a JSON body, but none was sent`]
     if (validate(body)) return []
     return (validate.errors ?? []).slice(0, 15).map((error) => describeError(body, error))
@@ -188,17 +201,21 @@ export const fromDocument = (document: Json): OpenApiContract => {
       candidates.length > 0
         ? `none for ${exchange.method}; the path is ${candidates[0]?.template} (${candidates.map((c) => c.method).join(", ")})`
         : "none: no path template matches"
-    if (exchange.status < 400) fail(exchange, where, [`  status ${exchange.status} is not an error, but no operation answers this request`])
+    if (exchange.status < 400)
+      fail(exchange, where, [`  status ${exchange.status} is not an error, but no operation answers this request`])
     const body = parse(exchange, where)
     const problems = new Map<string, Array<Operation>>()
     for (const candidate of fallback) {
-      for (const problem of problemsWith(candidate, exchange, body)) problems.set(problem, [...(problems.get(problem) ?? []), candidate])
+      for (const problem of problemsWith(candidate, exchange, body))
+        problems.set(problem, [...(problems.get(problem) ?? []), candidate])
     }
     if (problems.size > 0) {
       fail(
         exchange,
         where,
-        [...problems].slice(0, 15).map(([problem, at]) => `${problem} [in ${at.length} operation(s), e.g. ${at.map(label)[0]}]`)
+        [...problems]
+          .slice(0, 15)
+          .map(([problem, at]) => `${problem} [in ${at.length} operation(s), e.g. ${at.map(label)[0]}]`)
       )
     }
   }
@@ -240,7 +257,13 @@ export const checkedFetch = (fetch: Fetch, mountUrl: string): Fetch => {
     const path = inside ? url.pathname.slice(prefix.length) || "/" : `(outside the mount) ${url.pathname}`
     if (servedOutsideTheContract.has(path)) return response
     const body = await response.text()
-    ;(await load()).verify({ method: request.method, path, status: response.status, contentType: response.headers.get("content-type"), body })
+    ;(await load()).verify({
+      method: request.method,
+      path,
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      body
+    })
     return new Response(response.status === 204 || response.status === 304 ? null : body, {
       status: response.status,
       statusText: response.statusText,

@@ -35,11 +35,9 @@ const removeEntry = <V>(map: Map<string, V>, key: string): (() => void) => {
   }
 }
 
-const combine =
-  (undos: ReadonlyArray<() => void>) =>
-  (): void => {
-    for (const undo of [...undos].reverse()) undo()
-  }
+const combine = (undos: ReadonlyArray<() => void>) => (): void => {
+  for (const undo of [...undos].reverse()) undo()
+}
 
 /**
  * `ExternalAccountRepo` in memory, with the SQL adapter's rules: unique (owner, account type, identifier) among live
@@ -86,7 +84,8 @@ export const layer: Layer.Layer<ExternalAccountRepo.ExternalAccountRepo, never, 
             return [Effect.void, combine(undos)] as const
           })
         ),
-      findById: (platformId, id) => Effect.sync(() => Option.map(Option.fromNullable(live(platformId, id)), (row) => row.account)),
+      findById: (platformId, id) =>
+        Effect.sync(() => Option.map(Option.fromNullable(live(platformId, id)), (row) => row.account)),
       list: (platformId, filter, page) =>
         Effect.sync(() => {
           const matching = Array.from(rows.values())
@@ -94,7 +93,9 @@ export const layer: Layer.Layer<ExternalAccountRepo.ExternalAccountRepo, never, 
             .map((row) => row.account)
             .sort((a, b) => Page.compareNewestFirst(keyOf(a), keyOf(b)))
           const after = page.after
-          const rest = Option.isSome(after) ? matching.filter((account) => Page.isAfter(keyOf(account), after.value)) : matching
+          const rest = Option.isSome(after)
+            ? matching.filter((account) => Page.isAfter(keyOf(account), after.value))
+            : matching
           return Page.fromOverfetch(rest.slice(0, page.limit + 1), page, keyOf, matching.length)
         }),
       transition: (platformId, id, from, next) =>

@@ -7,7 +7,10 @@ interface Row {
   readonly account: InternalAccount.InternalAccount
 }
 
-const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({ createdAt: account.createdAt, id: account.id })
+const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({
+  createdAt: account.createdAt,
+  id: account.id
+})
 
 const matches = (account: InternalAccount.InternalAccount, filter: InternalAccountRepo.InternalAccountFilter) =>
   (filter.owner === "platform" ? account.customerId === undefined : account.customerId !== undefined) &&
@@ -26,7 +29,8 @@ export const layer: Layer.Layer<InternalAccountRepo.InternalAccountRepo, never, 
     const state = yield* MemoryState
     const rows = state.table<Row>("internalAccounts")
     return {
-      insert: (platformId, account) => state.write(() => [undefined, setEntry(rows, account.id, { platformId, account })]),
+      insert: (platformId, account) =>
+        state.write(() => [undefined, setEntry(rows, account.id, { platformId, account })]),
       findById: (platformId, id) =>
         Effect.sync(() =>
           Option.fromNullable(rows.get(id)).pipe(
@@ -41,7 +45,9 @@ export const layer: Layer.Layer<InternalAccountRepo.InternalAccountRepo, never, 
             .map((row) => row.account)
             .sort((a, b) => Page.compareNewestFirst(keyOf(a), keyOf(b)))
           const after = page.after
-          const rest = Option.isSome(after) ? matching.filter((account) => Page.isAfter(keyOf(account), after.value)) : matching
+          const rest = Option.isSome(after)
+            ? matching.filter((account) => Page.isAfter(keyOf(account), after.value))
+            : matching
           return Page.fromOverfetch(rest.slice(0, page.limit + 1), page, keyOf, matching.length)
         })
     }

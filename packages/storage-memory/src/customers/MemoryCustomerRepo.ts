@@ -72,7 +72,9 @@ export const layer = Layer.effect(
             .map((row) => row.customer)
             .sort((a, b) => Page.compareNewestFirst(keyOf(a), keyOf(b)))
           const after = page.after
-          const rest = Option.isSome(after) ? matching.filter((customer) => Page.isAfter(keyOf(customer), after.value)) : matching
+          const rest = Option.isSome(after)
+            ? matching.filter((customer) => Page.isAfter(keyOf(customer), after.value))
+            : matching
           return Page.fromOverfetch(rest.slice(0, page.limit + 1), page, keyOf, matching.length)
         })
     }

@@ -10,8 +10,7 @@ export const layer = Layer.effect(
     // Keyed by a zero-padded sequence number, so insertion order is append order.
     const events = state.table<DomainEvent.DomainEvent>("outbox")
     return {
-      append: (event) =>
-        state.write(() => [undefined, setEntry(events, String(events.size).padStart(12, "0"), event)]),
+      append: (event) => state.write(() => [undefined, setEntry(events, String(events.size).padStart(12, "0"), event)]),
       pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit))
     }
   })

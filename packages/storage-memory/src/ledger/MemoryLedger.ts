@@ -51,158 +51,184 @@ const settled = (postingId: string) => Ledger.ReservationSettled.of(postingId)
  * log). Every account keeps running totals; `reconcile` recomputes them from the entries. Posting ids come from a
  * counter: `Posting:00000000-0000-4000-8000-<n>`.
  */
-export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, MemoryState> = Effect.map(MemoryState, (state) => {
-  const accounts = state.table<AccountRow>("ledgerAccounts")
-  const postings = state.table<PostingRow>("ledgerPostings")
-  const keys = state.table<Ledger.PostingId>("ledgerIdempotencyKeys")
-  const entriesByAccount = state.table<Array<{ readonly postingId: Ledger.PostingId; readonly amountMinor: bigint }>>(
-    "ledgerEntriesByAccount"
-  )
-  let sequence = 0
-
-  const accountOf = (platformId: Platform.PlatformId, accountId: string) => {
-    const row = accounts.get(accountId)
-    return row !== undefined && row.account.platformId === platformId ? row : undefined
-  }
-
-  const moveAccount = (move: Move, apply: (row: AccountRow, move: Move) => AccountRow): (() => void) => {
-    const row = accounts.get(move.accountId)
-    return row === undefined ? nothing : setEntry(accounts, move.accountId, apply(row, move))
-  }
-
-  const apply = (posting: Ledger.Posting, fingerprint: string): Outcome<Ledger.PostResult, never> => {
-    sequence += 1
-    const id = Ledger.PostingId.make(`Posting:00000000-0000-4000-8000-${hex(sequence)}`)
-    const undos = [
-      setEntry(postings, id, { id, platformId: posting.platformId, fingerprint, status: posting.status, entries: posting.entries }),
-      setEntry(keys, `${posting.platformId}\u0000${posting.idempotencyKey}`, id)
-    ]
-    for (const move of movesOf(posting.entries)) {
-      undos.push(
-        moveAccount(move, (row, { debitsMinor, creditsMinor }) =>
-          posting.status === "posted"
-            ? { ...row, postedMinor: row.postedMinor + creditsMinor - debitsMinor }
-            : {
-                ...row,
-                pendingDebitsMinor: row.pendingDebitsMinor + debitsMinor,
-                pendingCreditsMinor: row.pendingCreditsMinor + creditsMinor
-              }
-        )
+export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, MemoryState> = Effect.map(
+  MemoryState,
+  (state) => {
+    const accounts = state.table<AccountRow>("ledgerAccounts")
+    const postings = state.table<PostingRow>("ledgerPostings")
+    const keys = state.table<Ledger.PostingId>("ledgerIdempotencyKeys")
+    const entriesByAccount =
+      state.table<Array<{ readonly postingId: Ledger.PostingId; readonly amountMinor: bigint }>>(
+        "ledgerEntriesByAccount"
       )
-    }
-    for (const { accountId, amountMinor } of posting.entries) {
-      const list = entriesByAccount.get(accountId) ?? []
-      if (!entriesByAccount.has(accountId)) undos.push(setEntry(entriesByAccount, accountId, list))
-      list.push({ postingId: id, amountMinor })
-      undos.push(() => void list.pop())
-    }
-    return [Effect.succeed({ postingId: id, applied: true }), () => undos.reverse().forEach((undo) => undo())]
-  }
+    let sequence = 0
 
-  const post = (posting: Ledger.Posting) =>
-    state.write((): Outcome<Ledger.PostResult, Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting> => {
-      // In account id order, like the guards, so both adapters name the same account.
-      for (const entry of [...posting.entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
-        const row = accountOf(posting.platformId, entry.accountId)
-        if (row === undefined || row.account.currency !== entry.currency) {
-          return [Effect.fail(unknownAccount(entry.accountId)), nothing]
-        }
-      }
-      const fingerprint = Ledger.fingerprint(posting)
-      const existing = keys.get(`${posting.platformId}\u0000${posting.idempotencyKey}`)
-      if (existing !== undefined) {
-        return postings.get(existing)?.fingerprint === fingerprint
-          ? [Effect.succeed({ postingId: existing, applied: false }), nothing]
-          : [
-              Effect.fail(
-                Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
-              ),
-              nothing
-            ]
-      }
+    const accountOf = (platformId: Platform.PlatformId, accountId: string) => {
+      const row = accounts.get(accountId)
+      return row !== undefined && row.account.platformId === platformId ? row : undefined
+    }
+
+    const moveAccount = (move: Move, apply: (row: AccountRow, move: Move) => AccountRow): (() => void) => {
+      const row = accounts.get(move.accountId)
+      return row === undefined ? nothing : setEntry(accounts, move.accountId, apply(row, move))
+    }
+
+    const apply = (posting: Ledger.Posting, fingerprint: string): Outcome<Ledger.PostResult, never> => {
+      sequence += 1
+      const id = Ledger.PostingId.make(`Posting:00000000-0000-4000-8000-${hex(sequence)}`)
+      const undos = [
+        setEntry(postings, id, {
+          id,
+          platformId: posting.platformId,
+          fingerprint,
+          status: posting.status,
+          entries: posting.entries
+        }),
+        setEntry(keys, `${posting.platformId}\u0000${posting.idempotencyKey}`, id)
+      ]
       for (const move of movesOf(posting.entries)) {
-        const row = accounts.get(move.accountId)
-        if (row !== undefined && row.account.guarded && Ledger.available(balanceOf(row)) < move.debitsMinor) {
-          const short = Ledger.InsufficientFunds.of(move.accountId)
-          return [Effect.fail(short), nothing]
-        }
-      }
-      return apply(posting, fingerprint)
-    })
-
-  const settle = (platformId: Platform.PlatformId, postingId: Ledger.PostingId, to: "posted" | "released") =>
-    Effect.flatten(
-      state.write((): Outcome<void, Ledger.ReservationSettled> => {
-        const posting = postings.get(postingId)
-        if (posting === undefined || posting.platformId !== platformId || posting.status !== "pending") {
-          return [Effect.fail(settled(postingId)), nothing]
-        }
-        const undos = [setEntry(postings, postingId, { ...posting, status: to })]
-        for (const move of movesOf(posting.entries)) {
-          undos.push(
-            moveAccount(move, (row, { debitsMinor, creditsMinor }) => ({
-              ...row,
-              postedMinor: to === "posted" ? row.postedMinor + creditsMinor - debitsMinor : row.postedMinor,
-              pendingDebitsMinor: row.pendingDebitsMinor - debitsMinor,
-              pendingCreditsMinor: row.pendingCreditsMinor - creditsMinor
-            }))
+        undos.push(
+          moveAccount(move, (row, { debitsMinor, creditsMinor }) =>
+            posting.status === "posted"
+              ? { ...row, postedMinor: row.postedMinor + creditsMinor - debitsMinor }
+              : {
+                  ...row,
+                  pendingDebitsMinor: row.pendingDebitsMinor + debitsMinor,
+                  pendingCreditsMinor: row.pendingCreditsMinor + creditsMinor
+                }
           )
-        }
-        return [Effect.void, () => undos.reverse().forEach((undo) => undo())]
-      })
-    )
-
-  const known = (platformId: Platform.PlatformId, accountId: string) =>
-    Effect.suspend(() => {
-      const row = accountOf(platformId, accountId)
-      return row === undefined ? Effect.fail(unknownAccount(accountId)) : Effect.succeed(row)
-    })
-
-  const reconciled = (row: AccountRow): Ledger.Balance => {
-    let postedMinor = 0n
-    let pendingDebitsMinor = 0n
-    let pendingCreditsMinor = 0n
-    for (const { postingId, amountMinor } of entriesByAccount.get(row.account.id) ?? []) {
-      const status = postings.get(postingId)?.status
-      if (status === "posted") postedMinor += amountMinor
-      else if (status === "pending" && amountMinor < 0n) pendingDebitsMinor -= amountMinor
-      else if (status === "pending") pendingCreditsMinor += amountMinor
-    }
-    return { accountId: row.account.id, currency: row.account.currency, postedMinor, pendingDebitsMinor, pendingCreditsMinor }
-  }
-
-  return Ledger.Ledger.of({
-    openAccount: (account) =>
-      Effect.flatMap(Ledger.validateAccount(account), (valid) =>
-        Effect.flatten(
-          state.write((): Outcome<void, Ledger.InvalidPosting> => {
-            const existing = accounts.get(valid.id)?.account
-            if (existing === undefined) {
-              const row = { account: valid, postedMinor: 0n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
-              return [Effect.void, setEntry(accounts, valid.id, row)]
-            }
-            const same =
-              existing.platformId === valid.platformId && existing.currency === valid.currency && existing.guarded === valid.guarded
-            return [same ? Effect.void : Effect.fail(Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })), nothing]
-          })
         )
-      ),
-    post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
-    confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
-    release: (platformId, postingId) => settle(platformId, postingId, "released"),
-    balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),
-    reconcile: (platformId, accountId) => Effect.map(known(platformId, accountId), reconciled),
-    postedTotals: (platformId) =>
-      Effect.sync(() => {
-        const totals = new Map<string, bigint>()
-        for (const posting of postings.values()) {
-          if (posting.platformId !== platformId || posting.status !== "posted") continue
-          for (const { currency, amountMinor } of posting.entries) totals.set(currency, (totals.get(currency) ?? 0n) + amountMinor)
+      }
+      for (const { accountId, amountMinor } of posting.entries) {
+        const list = entriesByAccount.get(accountId) ?? []
+        if (!entriesByAccount.has(accountId)) undos.push(setEntry(entriesByAccount, accountId, list))
+        list.push({ postingId: id, amountMinor })
+        undos.push(() => void list.pop())
+      }
+      return [Effect.succeed({ postingId: id, applied: true }), () => undos.reverse().forEach((undo) => undo())]
+    }
+
+    const post = (posting: Ledger.Posting) =>
+      state.write(
+        (): Outcome<
+          Ledger.PostResult,
+          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting
+        > => {
+          // In account id order, like the guards, so both adapters name the same account.
+          for (const entry of [...posting.entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
+            const row = accountOf(posting.platformId, entry.accountId)
+            if (row === undefined || row.account.currency !== entry.currency) {
+              return [Effect.fail(unknownAccount(entry.accountId)), nothing]
+            }
+          }
+          const fingerprint = Ledger.fingerprint(posting)
+          const existing = keys.get(`${posting.platformId}\u0000${posting.idempotencyKey}`)
+          if (existing !== undefined) {
+            return postings.get(existing)?.fingerprint === fingerprint
+              ? [Effect.succeed({ postingId: existing, applied: false }), nothing]
+              : [Effect.fail(Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)), nothing]
+          }
+          for (const move of movesOf(posting.entries)) {
+            const row = accounts.get(move.accountId)
+            if (row !== undefined && row.account.guarded && Ledger.available(balanceOf(row)) < move.debitsMinor) {
+              const short = Ledger.InsufficientFunds.of(move.accountId)
+              return [Effect.fail(short), nothing]
+            }
+          }
+          return apply(posting, fingerprint)
         }
-        return totals
+      )
+
+    const settle = (platformId: Platform.PlatformId, postingId: Ledger.PostingId, to: "posted" | "released") =>
+      Effect.flatten(
+        state.write((): Outcome<void, Ledger.ReservationSettled> => {
+          const posting = postings.get(postingId)
+          if (posting === undefined || posting.platformId !== platformId || posting.status !== "pending") {
+            return [Effect.fail(settled(postingId)), nothing]
+          }
+          const undos = [setEntry(postings, postingId, { ...posting, status: to })]
+          for (const move of movesOf(posting.entries)) {
+            undos.push(
+              moveAccount(move, (row, { debitsMinor, creditsMinor }) => ({
+                ...row,
+                postedMinor: to === "posted" ? row.postedMinor + creditsMinor - debitsMinor : row.postedMinor,
+                pendingDebitsMinor: row.pendingDebitsMinor - debitsMinor,
+                pendingCreditsMinor: row.pendingCreditsMinor - creditsMinor
+              }))
+            )
+          }
+          return [Effect.void, () => undos.reverse().forEach((undo) => undo())]
+        })
+      )
+
+    const known = (platformId: Platform.PlatformId, accountId: string) =>
+      Effect.suspend(() => {
+        const row = accountOf(platformId, accountId)
+        return row === undefined ? Effect.fail(unknownAccount(accountId)) : Effect.succeed(row)
       })
-  })
-})
+
+    const reconciled = (row: AccountRow): Ledger.Balance => {
+      let postedMinor = 0n
+      let pendingDebitsMinor = 0n
+      let pendingCreditsMinor = 0n
+      for (const { postingId, amountMinor } of entriesByAccount.get(row.account.id) ?? []) {
+        const status = postings.get(postingId)?.status
+        if (status === "posted") postedMinor += amountMinor
+        else if (status === "pending" && amountMinor < 0n) pendingDebitsMinor -= amountMinor
+        else if (status === "pending") pendingCreditsMinor += amountMinor
+      }
+      return {
+        accountId: row.account.id,
+        currency: row.account.currency,
+        postedMinor,
+        pendingDebitsMinor,
+        pendingCreditsMinor
+      }
+    }
+
+    return Ledger.Ledger.of({
+      openAccount: (account) =>
+        Effect.flatMap(Ledger.validateAccount(account), (valid) =>
+          Effect.flatten(
+            state.write((): Outcome<void, Ledger.InvalidPosting> => {
+              const existing = accounts.get(valid.id)?.account
+              if (existing === undefined) {
+                const row = { account: valid, postedMinor: 0n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
+                return [Effect.void, setEntry(accounts, valid.id, row)]
+              }
+              const same =
+                existing.platformId === valid.platformId &&
+                existing.currency === valid.currency &&
+                existing.guarded === valid.guarded
+              return [
+                same
+                  ? Effect.void
+                  : Effect.fail(
+                      Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
+                    ),
+                nothing
+              ]
+            })
+          )
+        ),
+      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
+      confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
+      release: (platformId, postingId) => settle(platformId, postingId, "released"),
+      balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),
+      reconcile: (platformId, accountId) => Effect.map(known(platformId, accountId), reconciled),
+      postedTotals: (platformId) =>
+        Effect.sync(() => {
+          const totals = new Map<string, bigint>()
+          for (const posting of postings.values()) {
+            if (posting.platformId !== platformId || posting.status !== "posted") continue
+            for (const { currency, amountMinor } of posting.entries)
+              totals.set(currency, (totals.get(currency) ?? 0n) + amountMinor)
+          }
+          return totals
+        })
+    })
+  }
+)
 
 const balanceOf = (row: AccountRow): Ledger.Balance => ({
   accountId: row.account.id,

@@ -27,7 +27,8 @@ describe("Customers", () => {
       expect(events.map((event) => event.type)).toEqual(["CUSTOMER.CREATED", "CUSTOMER.KYC_PENDING"])
       expect(events[0]?.data).toMatchObject({ id: customer.id, createdAt: "2026-05-01T12:00:00.000Z" })
       expect(events[0]?.id).toMatch(/^Webhook:/)
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 
   it.effect("refuses a birth or incorporation date after today, by the Clock, and accepts one long past", () =>
     Effect.gen(function* () {
@@ -55,7 +56,8 @@ describe("Customers", () => {
         birthDate: "2026-05-01"
       })
       expect(today.customerType === "INDIVIDUAL" && today.birthDate).toBe("2026-05-01")
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 
   it.effect("keeps the identifier out of the record and its events but stores it", () =>
     Effect.gen(function* () {
@@ -70,7 +72,8 @@ describe("Customers", () => {
       expect(JSON.stringify(events)).not.toContain("123-45-6789")
       const stored = yield* (yield* CustomerRepo.CustomerRepo).findById(platform.id, customer.id)
       expect(Option.flatMap(stored, (found) => found.identifier)).toEqual(Option.some("123-45-6789"))
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 
   it.effect("leaves no customer behind when recording its event fails", () => {
     const failingOutbox = Layer.succeed(Outbox.Outbox, {
@@ -105,7 +108,8 @@ describe("Customers", () => {
       expect(updated.updatedAt.epochMillis - created.updatedAt.epochMillis).toBe(60_000)
       const types = (yield* (yield* Outbox.Outbox).pending(10)).map((event) => event.type)
       expect(types).toContain("CUSTOMER.UPDATED")
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 
   it.effect("answers another platform's customer as not found", () =>
     Effect.gen(function* () {
@@ -115,5 +119,6 @@ describe("Customers", () => {
       const created = yield* customers.create(mine, { customerType: "BUSINESS", businessInfo: { legalName: "Co" } })
       const result = yield* Effect.either(customers.get(theirs, created.id))
       expect(Either.isLeft(result) && result.left.code).toBe("USER_NOT_FOUND")
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 })

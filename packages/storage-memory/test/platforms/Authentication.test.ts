@@ -28,9 +28,13 @@ describe("Authentication", () => {
         ].map(Effect.either)
       )
       for (const failure of failures) {
-        expect(Either.isLeft(failure) && failure.left).toMatchObject({ code: "UNAUTHORIZED", reason: "Invalid API credentials" })
+        expect(Either.isLeft(failure) && failure.left).toMatchObject({
+          code: "UNAUTHORIZED",
+          reason: "Invalid API credentials"
+        })
       }
-    }).pipe(Effect.provide(services)))
+    }).pipe(Effect.provide(services))
+  )
 
   it.effect("reads the token and its platform with one repository call, and no separate platform lookup", () =>
     Effect.gen(function* () {
@@ -46,7 +50,11 @@ describe("Authentication", () => {
       const counted = ApiTokenRepo.ApiTokenRepo.of({
         ...tokens,
         findByClientId: () => Effect.dieMessage("findByClientId"),
-        findWithPlatform: (clientId) => Effect.zipRight(Effect.sync(() => lookups.push(clientId)), tokens.findWithPlatform(clientId))
+        findWithPlatform: (clientId) =>
+          Effect.zipRight(
+            Effect.sync(() => lookups.push(clientId)),
+            tokens.findWithPlatform(clientId)
+          )
       })
       const noPlatformLookups = PlatformRepo.PlatformRepo.of({
         insert: () => Effect.dieMessage("insert"),
@@ -64,6 +72,9 @@ describe("Authentication", () => {
       const caller = yield* authentication.authenticate(issued.token.clientId, issued.clientSecret)
       expect(caller).toEqual({ platform, token: issued.token })
       expect(lookups).toEqual([issued.token.clientId])
-      expect(yield* tokens.findWithPlatform(issued.token.clientId)).toEqual(Option.some({ platform, token: issued.token }))
-    }).pipe(Effect.provide(services)))
+      expect(yield* tokens.findWithPlatform(issued.token.clientId)).toEqual(
+        Option.some({ platform, token: issued.token })
+      )
+    }).pipe(Effect.provide(services))
+  )
 })

@@ -11,14 +11,18 @@ import { record } from "../internal/rows.js"
  * returns the account's credentials oldest first by `(createdAt, id)`, ids in byte order. Records are decoded with
  * the core schema on every read; a row that does not decode fails as `StoreFailure`.
  */
-export const make: Effect.Effect<Context.Tag.Service<AuthMethodRepo.AuthMethodRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    const insert = SqlSchema.void({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, method: AuthMethod.AuthMethod }),
-      execute: ({ platformId, method }) =>
-        Effect.flatMap(
-          jsonText(method),
-          (json) => sql`INSERT INTO auth_methods ${sql.insert({
+export const make: Effect.Effect<
+  Context.Tag.Service<AuthMethodRepo.AuthMethodRepo>,
+  never,
+  SqlClient.SqlClient
+> = Effect.map(SqlClient.SqlClient, (sql) => {
+  const insert = SqlSchema.void({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, method: AuthMethod.AuthMethod }),
+    execute: ({ platformId, method }) =>
+      Effect.flatMap(
+        jsonText(method),
+        (json) =>
+          sql`INSERT INTO auth_methods ${sql.insert({
             id: method.id,
             platform_id: platformId,
             account_id: method.accountId,
@@ -26,24 +30,26 @@ export const make: Effect.Effect<Context.Tag.Service<AuthMethodRepo.AuthMethodRe
             record: json,
             created_at: method.createdAt
           })}`
-        )
-    })
-
-    const listByAccount = SqlSchema.findAll({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, accountId: InternalAccount.InternalAccountId }),
-      Result: record(AuthMethod.AuthMethod),
-      execute: ({ platformId, accountId }) =>
-        sql`SELECT record FROM auth_methods WHERE platform_id = ${platformId} AND account_id = ${accountId}
-          ORDER BY created_at, id COLLATE "C"`
-    })
-
-    return AuthMethodRepo.AuthMethodRepo.of({
-      insert: (platformId, method) =>
-        insert({ platformId, method }).pipe(Effect.mapError(Errors.StoreFailure.wrap("authMethods.insert"))),
-      listByAccount: (platformId, accountId) =>
-        listByAccount({ platformId, accountId }).pipe(Effect.mapError(Errors.StoreFailure.wrap("authMethods.listByAccount")))
-    })
+      )
   })
+
+  const listByAccount = SqlSchema.findAll({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, accountId: InternalAccount.InternalAccountId }),
+    Result: record(AuthMethod.AuthMethod),
+    execute: ({ platformId, accountId }) =>
+      sql`SELECT record FROM auth_methods WHERE platform_id = ${platformId} AND account_id = ${accountId}
+          ORDER BY created_at, id COLLATE "C"`
+  })
+
+  return AuthMethodRepo.AuthMethodRepo.of({
+    insert: (platformId, method) =>
+      insert({ platformId, method }).pipe(Effect.mapError(Errors.StoreFailure.wrap("authMethods.insert"))),
+    listByAccount: (platformId, accountId) =>
+      listByAccount({ platformId, accountId }).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("authMethods.listByAccount"))
+      )
+  })
+})
 
 /** Provides `AuthMethodRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<AuthMethodRepo.AuthMethodRepo, never, SqlClient.SqlClient> = Layer.effect(

@@ -18,7 +18,10 @@ const Listing = Schema.Struct({
   page: PageRequest
 })
 
-const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({ createdAt: account.createdAt, id: account.id })
+const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({
+  createdAt: account.createdAt,
+  id: account.id
+})
 
 /**
  * `InternalAccountRepo` on the `internal_accounts` table, every statement scoped by `platform_id`: another
@@ -28,25 +31,29 @@ const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({ crea
  * `totalCount` counts the matching accounts (a handful per customer, so counting them is cheap). Records are
  * decoded with the core schema on every read; a row that does not decode fails as `StoreFailure`.
  */
-export const make: Effect.Effect<Context.Tag.Service<InternalAccountRepo.InternalAccountRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    const matching = ({ platformId, filter }: typeof Listing.Encoded) => {
-      const conditions: Array<Fragment> = [
-        sql`platform_id = ${platformId}`,
-        filter.owner === "platform" ? sql`customer_id IS NULL` : sql`customer_id IS NOT NULL`
-      ]
-      if (filter.customerId !== undefined) conditions.push(sql`customer_id = ${filter.customerId}`)
-      if (filter.type !== undefined) conditions.push(sql`type = ${filter.type}`)
-      if (filter.currency !== undefined) conditions.push(sql`currency = ${filter.currency}`)
-      return conditions
-    }
+export const make: Effect.Effect<
+  Context.Tag.Service<InternalAccountRepo.InternalAccountRepo>,
+  never,
+  SqlClient.SqlClient
+> = Effect.map(SqlClient.SqlClient, (sql) => {
+  const matching = ({ platformId, filter }: typeof Listing.Encoded) => {
+    const conditions: Array<Fragment> = [
+      sql`platform_id = ${platformId}`,
+      filter.owner === "platform" ? sql`customer_id IS NULL` : sql`customer_id IS NOT NULL`
+    ]
+    if (filter.customerId !== undefined) conditions.push(sql`customer_id = ${filter.customerId}`)
+    if (filter.type !== undefined) conditions.push(sql`type = ${filter.type}`)
+    if (filter.currency !== undefined) conditions.push(sql`currency = ${filter.currency}`)
+    return conditions
+  }
 
-    const insert = SqlSchema.void({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, account: InternalAccount.InternalAccount }),
-      execute: ({ platformId, account }) =>
-        Effect.flatMap(
-          jsonText(account),
-          (json) => sql`INSERT INTO internal_accounts ${sql.insert({
+  const insert = SqlSchema.void({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, account: InternalAccount.InternalAccount }),
+    execute: ({ platformId, account }) =>
+      Effect.flatMap(
+        jsonText(account),
+        (json) =>
+          sql`INSERT INTO internal_accounts ${sql.insert({
             id: account.id,
             platform_id: platformId,
             customer_id: account.customerId ?? null,
@@ -55,45 +62,46 @@ export const make: Effect.Effect<Context.Tag.Service<InternalAccountRepo.Interna
             record: json,
             created_at: account.createdAt
           })}`
-        )
-    })
+      )
+  })
 
-    const findById = SqlSchema.findOne({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, id: InternalAccount.InternalAccountId }),
-      Result: record(InternalAccount.InternalAccount),
-      execute: ({ platformId, id }) => sql`SELECT record FROM internal_accounts WHERE platform_id = ${platformId} AND id = ${id}`
-    })
+  const findById = SqlSchema.findOne({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, id: InternalAccount.InternalAccountId }),
+    Result: record(InternalAccount.InternalAccount),
+    execute: ({ platformId, id }) =>
+      sql`SELECT record FROM internal_accounts WHERE platform_id = ${platformId} AND id = ${id}`
+  })
 
-    const rows = SqlSchema.findAll({
-      Request: Listing,
-      Result: record(InternalAccount.InternalAccount),
-      execute: (request) => sql`SELECT record FROM internal_accounts
+  const rows = SqlSchema.findAll({
+    Request: Listing,
+    Result: record(InternalAccount.InternalAccount),
+    execute: (request) => sql`SELECT record FROM internal_accounts
         WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
         ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
-    })
-
-    const count = SqlSchema.single({
-      Request: Listing,
-      Result: Count,
-      execute: (request) => sql`SELECT count(*)::int AS count FROM internal_accounts WHERE ${sql.and(matching(request))}`
-    })
-
-    return InternalAccountRepo.InternalAccountRepo.of({
-      insert: (platformId, account) =>
-        insert({ platformId, account }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))),
-
-      findById: (platformId, id) =>
-        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))),
-
-      list: (platformId, filter, page) =>
-        Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
-          concurrency: "unbounded"
-        }).pipe(
-          Effect.map(([accounts, totalCount]) => Page.fromOverfetch(accounts, page, keyOf, totalCount)),
-          Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.list"))
-        )
-    })
   })
+
+  const count = SqlSchema.single({
+    Request: Listing,
+    Result: Count,
+    execute: (request) => sql`SELECT count(*)::int AS count FROM internal_accounts WHERE ${sql.and(matching(request))}`
+  })
+
+  return InternalAccountRepo.InternalAccountRepo.of({
+    insert: (platformId, account) =>
+      insert({ platformId, account }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))),
+
+    findById: (platformId, id) =>
+      findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))),
+
+    list: (platformId, filter, page) =>
+      Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
+        concurrency: "unbounded"
+      }).pipe(
+        Effect.map(([accounts, totalCount]) => Page.fromOverfetch(accounts, page, keyOf, totalCount)),
+        Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.list"))
+      )
+  })
+})
 
 /** Provides `InternalAccountRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<InternalAccountRepo.InternalAccountRepo, never, SqlClient.SqlClient> = Layer.effect(

@@ -48,108 +48,112 @@ const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: custom
  * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Records are decoded with the
  * core schema on every read; a row that does not decode fails as `StoreFailure`.
  */
-export const make: Effect.Effect<Context.Tag.Service<CustomerRepo.CustomerRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    // The columns of a stored customer, from its encoded form.
-    const columns = (stored: typeof Stored.Encoded) =>
-      Effect.map(jsonText(stored.customer), (json) => ({
-        platform_customer_id: stored.customer.platformCustomerId,
-        customer_type: stored.customer.customerType,
-        region: stored.customer.region ?? null,
-        email: stored.customer.email ?? null,
-        identifier: stored.identifier,
-        record: json,
-        version: stored.version,
-        created_at: stored.customer.createdAt,
-        updated_at: stored.customer.updatedAt
-      }))
+export const make: Effect.Effect<
+  Context.Tag.Service<CustomerRepo.CustomerRepo>,
+  never,
+  SqlClient.SqlClient
+> = Effect.map(SqlClient.SqlClient, (sql) => {
+  // The columns of a stored customer, from its encoded form.
+  const columns = (stored: typeof Stored.Encoded) =>
+    Effect.map(jsonText(stored.customer), (json) => ({
+      platform_customer_id: stored.customer.platformCustomerId,
+      customer_type: stored.customer.customerType,
+      region: stored.customer.region ?? null,
+      email: stored.customer.email ?? null,
+      identifier: stored.identifier,
+      record: json,
+      version: stored.version,
+      created_at: stored.customer.createdAt,
+      updated_at: stored.customer.updatedAt
+    }))
 
-    const matching = ({ platformId, filter }: typeof Listing.Encoded): Array<Fragment> => {
-      const conditions: Array<Fragment> = [sql`platform_id = ${platformId}`]
-      const add = <A>(value: A | undefined, condition: (value: A) => Fragment) => {
-        if (value !== undefined) conditions.push(condition(value))
-      }
-      add(filter.platformCustomerId, (value) => sql`platform_customer_id = ${value}`)
-      add(filter.customerType, (value) => sql`customer_type = ${value}`)
-      add(filter.region, (value) => sql`region = ${value}`)
-      add(filter.email, (value) => sql`email = ${value}`)
-      add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
-      add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
-      add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
-      add(filter.updatedBefore, (value) => sql`updated_at <= ${value}::timestamptz`)
-      return conditions
+  const matching = ({ platformId, filter }: typeof Listing.Encoded): Array<Fragment> => {
+    const conditions: Array<Fragment> = [sql`platform_id = ${platformId}`]
+    const add = <A>(value: A | undefined, condition: (value: A) => Fragment) => {
+      if (value !== undefined) conditions.push(condition(value))
     }
+    add(filter.platformCustomerId, (value) => sql`platform_customer_id = ${value}`)
+    add(filter.customerType, (value) => sql`customer_type = ${value}`)
+    add(filter.region, (value) => sql`region = ${value}`)
+    add(filter.email, (value) => sql`email = ${value}`)
+    add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
+    add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
+    add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
+    add(filter.updatedBefore, (value) => sql`updated_at <= ${value}::timestamptz`)
+    return conditions
+  }
 
-    const insert = SqlSchema.void({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Stored }),
-      execute: ({ platformId, stored }) =>
-        Effect.flatMap(
-          columns(stored),
-          (values) => sql`INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}`
-        )
-    })
+  const insert = SqlSchema.void({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Stored }),
+    execute: ({ platformId, stored }) =>
+      Effect.flatMap(
+        columns(stored),
+        (values) =>
+          sql`INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}`
+      )
+  })
 
-    const findById = SqlSchema.findOne({
-      Request: ById,
-      Result: StoredRow,
-      execute: ({ platformId, id }) =>
-        sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
-    })
+  const findById = SqlSchema.findOne({
+    Request: ById,
+    Result: StoredRow,
+    execute: ({ platformId, id }) =>
+      sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
+  })
 
-    const update = SqlSchema.findOne({
-      Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
-      Result: Returned,
-      execute: ({ platformId, next, expectedVersion }) =>
-        Effect.flatMap(
-          columns(next),
-          (values) => sql`UPDATE customers SET ${sql.update(values)}
+  const update = SqlSchema.findOne({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
+    Result: Returned,
+    execute: ({ platformId, next, expectedVersion }) =>
+      Effect.flatMap(
+        columns(next),
+        (values) => sql`UPDATE customers SET ${sql.update(values)}
             WHERE platform_id = ${platformId} AND id = ${next.customer.id} AND version = ${expectedVersion}
             RETURNING id`
-        )
-    })
+      )
+  })
 
-    const rows = SqlSchema.findAll({
-      Request: Listing,
-      Result: record(Customer.Customer),
-      execute: (request) => sql`SELECT record FROM customers
+  const rows = SqlSchema.findAll({
+    Request: Listing,
+    Result: record(Customer.Customer),
+    execute: (request) => sql`SELECT record FROM customers
         WHERE ${sql.and([...matching(request), ...afterCursor(sql, request.page)])}
         ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
-    })
-
-    const count = SqlSchema.single({
-      Request: Listing,
-      Result: Count,
-      execute: (request) => sql`SELECT count(*)::int AS count FROM customers WHERE ${sql.and(matching(request))}`
-    })
-
-    return CustomerRepo.CustomerRepo.of({
-      insert: (platformId, customer, identifier) =>
-        insert({ platformId, stored: { customer, identifier, version: initialVersion } }).pipe(
-          Effect.mapError((error) =>
-            isUniqueViolation(error, customersPlatformCustomerIdKey)
-              ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
-              : Errors.StoreFailure.wrap("customers.insert")(error)
-          )
-        ),
-
-      findById: (platformId, id) =>
-        findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))),
-
-      update: (platformId, next, expectedVersion) =>
-        update({ platformId, next, expectedVersion }).pipe(
-          Effect.map(Option.isSome),
-          Effect.mapError(Errors.StoreFailure.wrap("customers.update"))
-        ),
-
-      list: (platformId, filter, page) =>
-        Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
-          concurrency: "unbounded"
-        }).pipe(
-          Effect.map(([customers, totalCount]) => Page.fromOverfetch(customers, page, keyOf, totalCount)),
-          Effect.mapError(Errors.StoreFailure.wrap("customers.list"))
-        )
-    })
   })
+
+  const count = SqlSchema.single({
+    Request: Listing,
+    Result: Count,
+    execute: (request) => sql`SELECT count(*)::int AS count FROM customers WHERE ${sql.and(matching(request))}`
+  })
+
+  return CustomerRepo.CustomerRepo.of({
+    insert: (platformId, customer, identifier) =>
+      insert({ platformId, stored: { customer, identifier, version: initialVersion } }).pipe(
+        Effect.mapError((error) =>
+          isUniqueViolation(error, customersPlatformCustomerIdKey)
+            ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
+            : Errors.StoreFailure.wrap("customers.insert")(error)
+        )
+      ),
+
+    findById: (platformId, id) =>
+      findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))),
+
+    update: (platformId, next, expectedVersion) =>
+      update({ platformId, next, expectedVersion }).pipe(
+        Effect.map(Option.isSome),
+        Effect.mapError(Errors.StoreFailure.wrap("customers.update"))
+      ),
+
+    list: (platformId, filter, page) =>
+      Effect.all([rows({ platformId, filter, page }), count({ platformId, filter, page })], {
+        concurrency: "unbounded"
+      }).pipe(
+        Effect.map(([customers, totalCount]) => Page.fromOverfetch(customers, page, keyOf, totalCount)),
+        Effect.mapError(Errors.StoreFailure.wrap("customers.list"))
+      )
+  })
+})
 
 /** Provides `CustomerRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<CustomerRepo.CustomerRepo, never, SqlClient.SqlClient> = Layer.effect(

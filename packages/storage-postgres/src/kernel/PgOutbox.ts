@@ -37,13 +37,14 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
       execute: (event) =>
         Effect.flatMap(
           jsonText(event.data),
-          (data) => sql`INSERT INTO outbox ${sql.insert({
-            id: event.id,
-            platform_id: event.platformId,
-            type: event.type,
-            timestamp: event.timestamp,
-            data
-          })}`
+          (data) =>
+            sql`INSERT INTO outbox ${sql.insert({
+              id: event.id,
+              platform_id: event.platformId,
+              type: event.type,
+              timestamp: event.timestamp,
+              data
+            })}`
         )
     })
 

@@ -28,4 +28,7 @@ export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, nev
 )
 
 /** Provides `UnitOfWork` on the ambient `SqlClient`. */
-export const layer: Layer.Layer<UnitOfWork.UnitOfWork, never, SqlClient.SqlClient> = Layer.effect(UnitOfWork.UnitOfWork, make)
+export const layer: Layer.Layer<UnitOfWork.UnitOfWork, never, SqlClient.SqlClient> = Layer.effect(
+  UnitOfWork.UnitOfWork,
+  make
+)

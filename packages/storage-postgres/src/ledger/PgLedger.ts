@@ -149,11 +149,13 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         sql`SELECT payrail_ledger_settle(${platformId}, ${postingId}, ${status}) AS settled`
     })
 
-    const settle = (operation: string, to: "posted" | "released") => (platformId: Platform.PlatformId, postingId: Ledger.PostingId) =>
-      settleOnce({ platformId, postingId, status: to }).pipe(
-        Effect.mapError(Errors.StoreFailure.wrap(operation)),
-        Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
-      )
+    const settle =
+      (operation: string, to: "posted" | "released") =>
+      (platformId: Platform.PlatformId, postingId: Ledger.PostingId) =>
+        settleOnce({ platformId, postingId, status: to }).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap(operation)),
+          Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
+        )
 
     const postOnce = SqlSchema.single({
       Request: PostRequest,
@@ -226,15 +228,20 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       openAccount: (spec) =>
         Effect.gen(function* () {
           const valid = yield* Ledger.validateAccount(spec)
-          const inserted = yield* insertAccount(valid).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
+          const inserted = yield* insertAccount(valid).pipe(
+            Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount"))
+          )
           if (Option.isSome(inserted)) return
           const existing = yield* specOf(valid.id).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
           const same = Option.exists(
             existing,
             (found) =>
-              found.platformId === valid.platformId && found.currency === valid.currency && found.guarded === valid.guarded
+              found.platformId === valid.platformId &&
+              found.currency === valid.currency &&
+              found.guarded === valid.guarded
           )
-          if (!same) return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
+          if (!same)
+            return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
         }),
 
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),

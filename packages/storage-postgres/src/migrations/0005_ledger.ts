@@ -40,7 +40,8 @@ export default statements(
     )`,
   // Keyed by (account, random posting id), so concurrent entries of one hot system account land on different
   // leaf pages rather than all on the rightmost one.
-  (sql) => sql`CREATE INDEX ledger_entries_account_idx ON ledger_entries (account_id, posting_id) INCLUDE (amount_minor)`,
+  (sql) =>
+    sql`CREATE INDEX ledger_entries_account_idx ON ledger_entries (account_id, posting_id) INCLUDE (amount_minor)`,
   // Entries never change; a posting only moves from pending to posted or released, once.
   (sql) => sql`CREATE FUNCTION payrail_ledger_entries_immutable() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN

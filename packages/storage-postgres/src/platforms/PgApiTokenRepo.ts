@@ -15,59 +15,64 @@ const TokenWithPlatform = Schema.Struct({ token: ApiToken.ApiToken, platform: Pl
  * platform are read as of one moment. A client id containing NUL is not found, without a statement. Tokens and
  * platforms are decoded with the core schemas on every read.
  */
-export const make: Effect.Effect<Context.Tag.Service<ApiTokenRepo.ApiTokenRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    const insert = SqlSchema.void({
-      Request: ApiToken.ApiToken,
-      execute: (token) =>
-        Effect.flatMap(
-          jsonText(token),
-          (json) => sql`INSERT INTO api_tokens ${sql.insert({
+export const make: Effect.Effect<
+  Context.Tag.Service<ApiTokenRepo.ApiTokenRepo>,
+  never,
+  SqlClient.SqlClient
+> = Effect.map(SqlClient.SqlClient, (sql) => {
+  const insert = SqlSchema.void({
+    Request: ApiToken.ApiToken,
+    execute: (token) =>
+      Effect.flatMap(
+        jsonText(token),
+        (json) =>
+          sql`INSERT INTO api_tokens ${sql.insert({
             id: token.id,
             platform_id: token.platformId,
             client_id: token.clientId,
             record: json,
             created_at: token.createdAt
           })}`
-        )
-    })
+      )
+  })
 
-    const findByClientId = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: record(ApiToken.ApiToken),
-      execute: (clientId) => sql`SELECT record FROM api_tokens WHERE client_id = ${clientId}`
-    })
+  const findByClientId = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: record(ApiToken.ApiToken),
+    execute: (clientId) => sql`SELECT record FROM api_tokens WHERE client_id = ${clientId}`
+  })
 
-    // platforms.id is collated "C": the join compares in that collation, the one its primary key is built in,
-    // whatever the database's default collation.
-    const findWithPlatform = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: TokenWithPlatform,
-      execute: (clientId) => sql`SELECT t.record AS token, p.record AS platform
+  // platforms.id is collated "C": the join compares in that collation, the one its primary key is built in,
+  // whatever the database's default collation.
+  const findWithPlatform = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: TokenWithPlatform,
+    execute: (clientId) => sql`SELECT t.record AS token, p.record AS platform
         FROM api_tokens t JOIN platforms p ON p.id = t.platform_id COLLATE "C"
         WHERE t.client_id = ${clientId}`
-    })
-
-    const listByPlatform = SqlSchema.findAll({
-      Request: Platform.PlatformId,
-      Result: record(ApiToken.ApiToken),
-      execute: (platformId) => sql`SELECT record FROM api_tokens WHERE platform_id = ${platformId} ORDER BY created_at, id`
-    })
-
-    return ApiTokenRepo.ApiTokenRepo.of({
-      insert: (token) => insert(token).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.insert"))),
-      findByClientId: (clientId) =>
-        storable(clientId)
-          ? findByClientId(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findByClientId")))
-          : Effect.succeedNone,
-      findWithPlatform: (clientId) =>
-        storable(clientId)
-          ? findWithPlatform(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findWithPlatform")))
-          : Effect.succeedNone,
-      listByPlatform: (platformId) =>
-        listByPlatform(platformId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform")))
-    })
   })
+
+  const listByPlatform = SqlSchema.findAll({
+    Request: Platform.PlatformId,
+    Result: record(ApiToken.ApiToken),
+    execute: (platformId) =>
+      sql`SELECT record FROM api_tokens WHERE platform_id = ${platformId} ORDER BY created_at, id`
+  })
+
+  return ApiTokenRepo.ApiTokenRepo.of({
+    insert: (token) => insert(token).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.insert"))),
+    findByClientId: (clientId) =>
+      storable(clientId)
+        ? findByClientId(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findByClientId")))
+        : Effect.succeedNone,
+    findWithPlatform: (clientId) =>
+      storable(clientId)
+        ? findWithPlatform(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findWithPlatform")))
+        : Effect.succeedNone,
+    listByPlatform: (platformId) =>
+      listByPlatform(platformId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform")))
+  })
+})
 
 /** Provides `ApiTokenRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, SqlClient.SqlClient> = Layer.effect(

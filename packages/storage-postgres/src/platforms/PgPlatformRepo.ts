@@ -10,35 +10,39 @@ import { record } from "../internal/rows.js"
  * schema on every read, so a row that no longer matches the schema fails as a `StoreFailure` instead of leaking
  * a malformed record. Inserting an id that exists fails with `StoreFailure`.
  */
-export const make: Effect.Effect<Context.Tag.Service<PlatformRepo.PlatformRepo>, never, SqlClient.SqlClient> =
-  Effect.map(SqlClient.SqlClient, (sql) => {
-    const insert = SqlSchema.void({
-      Request: Platform.Platform,
-      execute: (platform) =>
-        Effect.flatMap(
-          jsonText(platform),
-          (json) => sql`INSERT INTO platforms ${sql.insert({ id: platform.id, record: json, created_at: platform.createdAt })}`
-        )
-    })
-
-    const findById = SqlSchema.findOne({
-      Request: Platform.PlatformId,
-      Result: record(Platform.Platform),
-      execute: (id) => sql`SELECT record FROM platforms WHERE id = ${id}`
-    })
-
-    const list = SqlSchema.findAll({
-      Request: Schema.Void,
-      Result: record(Platform.Platform),
-      execute: () => sql`SELECT record FROM platforms ORDER BY created_at, id`
-    })
-
-    return PlatformRepo.PlatformRepo.of({
-      insert: (platform) => insert(platform).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.insert"))),
-      findById: (id) => findById(id).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.findById"))),
-      list: list(undefined).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.list")))
-    })
+export const make: Effect.Effect<
+  Context.Tag.Service<PlatformRepo.PlatformRepo>,
+  never,
+  SqlClient.SqlClient
+> = Effect.map(SqlClient.SqlClient, (sql) => {
+  const insert = SqlSchema.void({
+    Request: Platform.Platform,
+    execute: (platform) =>
+      Effect.flatMap(
+        jsonText(platform),
+        (json) =>
+          sql`INSERT INTO platforms ${sql.insert({ id: platform.id, record: json, created_at: platform.createdAt })}`
+      )
   })
+
+  const findById = SqlSchema.findOne({
+    Request: Platform.PlatformId,
+    Result: record(Platform.Platform),
+    execute: (id) => sql`SELECT record FROM platforms WHERE id = ${id}`
+  })
+
+  const list = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: record(Platform.Platform),
+    execute: () => sql`SELECT record FROM platforms ORDER BY created_at, id`
+  })
+
+  return PlatformRepo.PlatformRepo.of({
+    insert: (platform) => insert(platform).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.insert"))),
+    findById: (id) => findById(id).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.findById"))),
+    list: list(undefined).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.list")))
+  })
+})
 
 /** Provides `PlatformRepo` on the ambient `SqlClient`; the schema must be migrated (see `Migrations`). */
 export const layer: Layer.Layer<PlatformRepo.PlatformRepo, never, SqlClient.SqlClient> = Layer.effect(

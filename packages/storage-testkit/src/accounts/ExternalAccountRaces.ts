@@ -16,18 +16,29 @@ export const register = (it: Methods) => {
       const platform = yield* Fixtures.insertPlatform
       const customerId = AccountFixtures.customerId()
       const first = AccountFixtures.externalAccount({ customerId, defaultUmaDepositAccount: true })
-      const neighbour = AccountFixtures.externalAccount({ customerId: AccountFixtures.customerId(), defaultUmaDepositAccount: true })
+      const neighbour = AccountFixtures.externalAccount({
+        customerId: AccountFixtures.customerId(),
+        defaultUmaDepositAccount: true
+      })
       const platformDefault = AccountFixtures.externalAccount({ defaultUmaDepositAccount: true })
       for (const account of [first, neighbour, platformDefault]) yield* AccountFixtures.insert(platform.id, account)
       const plain = AccountFixtures.externalAccount({ customerId, offsetMillis: 1_000 })
       yield* AccountFixtures.insert(platform.id, plain)
-      expect(Option.map(yield* repo.findById(platform.id, first.id), (found) => found.defaultUmaDepositAccount)).toEqual(
-        Option.some(true)
-      )
+      expect(
+        Option.map(yield* repo.findById(platform.id, first.id), (found) => found.defaultUmaDepositAccount)
+      ).toEqual(Option.some(true))
 
-      const second = AccountFixtures.externalAccount({ customerId, defaultUmaDepositAccount: true, offsetMillis: 2_000 })
+      const second = AccountFixtures.externalAccount({
+        customerId,
+        defaultUmaDepositAccount: true,
+        offsetMillis: 2_000
+      })
       yield* AccountFixtures.insert(platform.id, second)
-      const cleared = new ExternalAccount.ExternalAccount({ ...first, defaultUmaDepositAccount: false, updatedAt: second.updatedAt })
+      const cleared = new ExternalAccount.ExternalAccount({
+        ...first,
+        defaultUmaDepositAccount: false,
+        updatedAt: second.updatedAt
+      })
       expect(yield* repo.findById(platform.id, first.id)).toEqual(Option.some(cleared))
       expect(yield* repo.findById(platform.id, second.id)).toEqual(Option.some(second))
       expect(yield* repo.findById(platform.id, plain.id)).toEqual(Option.some(plain))
@@ -35,7 +46,11 @@ export const register = (it: Methods) => {
       expect(yield* repo.findById(platform.id, platformDefault.id)).toEqual(Option.some(platformDefault))
 
       // A refused insert changes nothing: the current default keeps its flag.
-      const duplicate = AccountFixtures.externalAccount({ customerId, accountInfo: plain.accountInfo, defaultUmaDepositAccount: true })
+      const duplicate = AccountFixtures.externalAccount({
+        customerId,
+        accountInfo: plain.accountInfo,
+        defaultUmaDepositAccount: true
+      })
       const refused = yield* Effect.either(AccountFixtures.insert(platform.id, duplicate))
       expect(Either.isLeft(refused) && refused.left._tag).toBe("ExternalAccountExists")
       expect(yield* repo.findById(platform.id, second.id)).toEqual(Option.some(second))
@@ -45,7 +60,8 @@ export const register = (it: Methods) => {
       const third = AccountFixtures.externalAccount({ customerId, defaultUmaDepositAccount: true, offsetMillis: 3_000 })
       yield* AccountFixtures.insert(platform.id, third)
       expect(yield* repo.findById(platform.id, third.id)).toEqual(Option.some(third))
-    }))
+    })
+  )
 
   it.effect("lets exactly one of 20 concurrent inserts of one destination win", () =>
     Effect.gen(function* () {
@@ -54,7 +70,9 @@ export const register = (it: Methods) => {
       const accountInfo = AccountFixtures.usdAccountInfo()
       const results = yield* concurrently(
         Array.from({ length: 20 }, () =>
-          Effect.either(AccountFixtures.insert(platform.id, AccountFixtures.externalAccount({ customerId, accountInfo })))
+          Effect.either(
+            AccountFixtures.insert(platform.id, AccountFixtures.externalAccount({ customerId, accountInfo }))
+          )
         )
       )
       expect(results.filter(Either.isRight)).toHaveLength(1)
@@ -62,7 +80,8 @@ export const register = (it: Methods) => {
         Array.from({ length: 19 }, () => "ExternalAccountExists")
       )
       expect((yield* AccountFixtures.listed(platform.id, { owner: "customers", customerId })).totalCount).toBe(1)
-    }))
+    })
+  )
 
   it.effect("accepts 20 concurrent default inserts for one customer and leaves exactly one default", () =>
     Effect.gen(function* () {
@@ -73,11 +92,16 @@ export const register = (it: Methods) => {
         AccountFixtures.externalAccount({ customerId, defaultUmaDepositAccount: true, offsetMillis: index })
       )
       yield* concurrently(accounts.map((account) => AccountFixtures.insert(platform.id, account)))
-      const page = yield* repo.list(platform.id, { owner: "customers", customerId }, { limit: 100, after: Option.none() })
+      const page = yield* repo.list(
+        platform.id,
+        { owner: "customers", customerId },
+        { limit: 100, after: Option.none() }
+      )
       expect(page.totalCount).toBe(20)
       expect(page.data).toHaveLength(20)
       expect(page.data.filter((account) => account.defaultUmaDepositAccount)).toHaveLength(1)
-    }))
+    })
+  )
 
   it.effect("lets exactly one of 10 concurrent transitions from one status apply", () =>
     Effect.gen(function* () {
@@ -99,7 +123,8 @@ export const register = (it: Methods) => {
       expect(applied.filter(Boolean)).toHaveLength(1)
       const stored = yield* repo.findById(platform.id, account.id)
       expect(Option.map(stored, (found) => found.status === "ACTIVE")).toEqual(Option.some(false))
-    }))
+    })
+  )
 
   it.effect("lets exactly one of 10 concurrent deletes of one account succeed, counting it once", () =>
     Effect.gen(function* () {
@@ -112,7 +137,11 @@ export const register = (it: Methods) => {
       yield* AccountFixtures.insert(platform.id, kept)
       const deleted = yield* concurrently(Array.from({ length: 10 }, () => repo.delete(platform.id, account.id)))
       expect(deleted.filter(Boolean)).toHaveLength(1)
-      expect(yield* AccountFixtures.listed(platform.id, { owner: "customers", customerId })).toEqual({ ids: [kept.id], totalCount: 1 })
+      expect(yield* AccountFixtures.listed(platform.id, { owner: "customers", customerId })).toEqual({
+        ids: [kept.id],
+        totalCount: 1
+      })
       expect((yield* AccountFixtures.listed(platform.id, { owner: "customers" })).totalCount).toBe(1)
-    }))
+    })
+  )
 }

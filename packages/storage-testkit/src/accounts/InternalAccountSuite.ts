@@ -30,7 +30,8 @@ export const register = (it: Methods) => {
       expect(yield* repo.findById(other.id, wallet.id)).toEqual(Option.none())
       const elsewhere = yield* repo.list(other.id, { owner: "customers" }, firstPage(10))
       expect(elsewhere).toEqual({ data: [], hasMore: false, totalCount: 0 })
-    }))
+    })
+  )
 
   it.effect("filters by owner, customer, type and currency, with the matching total count", () =>
     Effect.gen(function* () {
@@ -47,8 +48,13 @@ export const register = (it: Methods) => {
       })
       const alanEur = AccountFixtures.internalAccount({ customerId: alan, currency: "EUR", offsetMillis: 3_000 })
       const platformUsd = AccountFixtures.internalAccount({ offsetMillis: 4_000 })
-      const platformCrypto = AccountFixtures.internalAccount({ type: "INTERNAL_CRYPTO", currency: "USDC", offsetMillis: 5_000 })
-      for (const account of [adaUsd, adaWallet, alanEur, platformUsd, platformCrypto]) yield* repo.insert(platform.id, account)
+      const platformCrypto = AccountFixtures.internalAccount({
+        type: "INTERNAL_CRYPTO",
+        currency: "USDC",
+        offsetMillis: 5_000
+      })
+      for (const account of [adaUsd, adaWallet, alanEur, platformUsd, platformCrypto])
+        yield* repo.insert(platform.id, account)
       const list = (filter: InternalAccountRepo.InternalAccountFilter) =>
         Effect.map(repo.list(platform.id, filter, firstPage(100)), (page) => ({
           ids: idsOf(page.data),
@@ -57,8 +63,14 @@ export const register = (it: Methods) => {
 
       expect(yield* list({ owner: "customers" })).toEqual({ ids: idsOf([alanEur, adaWallet, adaUsd]), totalCount: 3 })
       expect(yield* list({ owner: "platform" })).toEqual({ ids: idsOf([platformCrypto, platformUsd]), totalCount: 2 })
-      expect(yield* list({ owner: "customers", customerId: ada })).toEqual({ ids: idsOf([adaWallet, adaUsd]), totalCount: 2 })
-      expect(yield* list({ owner: "customers", type: "EMBEDDED_WALLET" })).toEqual({ ids: [adaWallet.id], totalCount: 1 })
+      expect(yield* list({ owner: "customers", customerId: ada })).toEqual({
+        ids: idsOf([adaWallet, adaUsd]),
+        totalCount: 2
+      })
+      expect(yield* list({ owner: "customers", type: "EMBEDDED_WALLET" })).toEqual({
+        ids: [adaWallet.id],
+        totalCount: 1
+      })
       expect(yield* list({ owner: "customers", currency: "EUR" })).toEqual({ ids: [alanEur.id], totalCount: 1 })
       expect(yield* list({ owner: "platform", currency: "USDC", type: "INTERNAL_CRYPTO" })).toEqual({
         ids: [platformCrypto.id],
@@ -66,7 +78,8 @@ export const register = (it: Methods) => {
       })
       expect(yield* list({ owner: "customers", customerId: alan, currency: "USD" })).toEqual({ ids: [], totalCount: 0 })
       expect(yield* list({ owner: "platform", customerId: ada })).toEqual({ ids: [], totalCount: 0 })
-    }))
+    })
+  )
 
   it.effect("pages newest first by (createdAt, id) without gaps or repeats, with the total count", () =>
     Effect.gen(function* () {
@@ -86,21 +99,32 @@ export const register = (it: Methods) => {
         expect(page.hasMore).toBe(pageNumber < 2)
         expect(page.nextCursor !== undefined).toBe(page.hasMore)
         seen.push(...idsOf(page.data))
-        if (page.nextCursor !== undefined) request = { limit: 3, after: Option.some(yield* Page.decodeCursor(page.nextCursor)) }
+        if (page.nextCursor !== undefined)
+          request = { limit: 3, after: Option.some(yield* Page.decodeCursor(page.nextCursor)) }
       }
       expect(seen).toEqual(newestFirst(accounts))
-    }))
+    })
+  )
 
   it.effect("lists an account's auth methods oldest first, only within its platform and account", () =>
     Effect.gen(function* () {
       const repo = yield* AuthMethodRepo.AuthMethodRepo
       const platform = yield* Fixtures.insertPlatform
       const other = yield* Fixtures.insertPlatform
-      const wallet = AccountFixtures.internalAccount({ customerId: AccountFixtures.customerId(), type: "EMBEDDED_WALLET" })
-      const otherWallet = AccountFixtures.internalAccount({ customerId: AccountFixtures.customerId(), type: "EMBEDDED_WALLET" })
+      const wallet = AccountFixtures.internalAccount({
+        customerId: AccountFixtures.customerId(),
+        type: "EMBEDDED_WALLET"
+      })
+      const otherWallet = AccountFixtures.internalAccount({
+        customerId: AccountFixtures.customerId(),
+        type: "EMBEDDED_WALLET"
+      })
       const passkey = AccountFixtures.authMethod(wallet.id, 2_000, "PASSKEY")
       const email = AccountFixtures.authMethod(wallet.id, 1_000)
-      const sameInstant = [AccountFixtures.authMethod(wallet.id, 3_000, "SMS_OTP"), AccountFixtures.authMethod(wallet.id, 3_000)]
+      const sameInstant = [
+        AccountFixtures.authMethod(wallet.id, 3_000, "SMS_OTP"),
+        AccountFixtures.authMethod(wallet.id, 3_000)
+      ]
       for (const method of [passkey, email, ...sameInstant]) yield* repo.insert(platform.id, method)
       yield* repo.insert(platform.id, AccountFixtures.authMethod(otherWallet.id, 0))
       yield* repo.insert(other.id, AccountFixtures.authMethod(wallet.id, 0))
@@ -109,5 +133,6 @@ export const register = (it: Methods) => {
       const tied = [...sameInstant].sort((a, b) => (a.id < b.id ? -1 : 1))
       expect(listed).toEqual([email, passkey, ...tied])
       expect(yield* repo.listByAccount(platform.id, AccountFixtures.internalAccount().id)).toEqual([])
-    }))
+    })
+  )
 }

@@ -19,7 +19,8 @@ export const register = (it: Methods) => {
         Option.some({ customer, identifier: Option.some("123-45-6789"), version: 1 })
       )
       expect(yield* repo.findById(other.id, customer.id)).toEqual(Option.none())
-    }))
+    })
+  )
 
   it.effect("round-trips a business customer", () =>
     Effect.gen(function* () {
@@ -29,7 +30,8 @@ export const register = (it: Methods) => {
       yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
       const found = yield* repo.findById(platform.id, customer.id)
       expect(Option.map(found, (stored) => stored.customer)).toEqual(Option.some(customer))
-    }))
+    })
+  )
 
   it.effect("rejects a second customer with the same platformCustomerId on one platform only", () =>
     Effect.gen(function* () {
@@ -44,7 +46,8 @@ export const register = (it: Methods) => {
       yield* repo.insert(other.id, Fixtures.individual({ platformCustomerId: "shared-id" }), Fixtures.noIdentifier)
       const page = yield* repo.list(platform.id, { platformCustomerId: "shared-id" }, firstPage(10))
       expect(page.totalCount).toBe(1)
-    }))
+    })
+  )
 
   it.effect("lets exactly one of 20 concurrent inserts with one platformCustomerId win", () =>
     Effect.gen(function* () {
@@ -52,7 +55,9 @@ export const register = (it: Methods) => {
       const platform = yield* Fixtures.insertPlatform
       const results = yield* Effect.all(
         Array.from({ length: 20 }, () =>
-          Effect.either(repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "race" }), Fixtures.noIdentifier))
+          Effect.either(
+            repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "race" }), Fixtures.noIdentifier)
+          )
         ),
         { concurrency: "unbounded" }
       )
@@ -61,7 +66,8 @@ export const register = (it: Methods) => {
         Array.from({ length: 19 }, () => "PlatformCustomerIdTaken")
       )
       expect((yield* repo.list(platform.id, {}, firstPage(100))).totalCount).toBe(1)
-    }))
+    })
+  )
 
   it.effect("applies an update only at the version it was read at", () =>
     Effect.gen(function* () {
@@ -76,7 +82,8 @@ export const register = (it: Methods) => {
       const other = yield* Fixtures.insertPlatform
       expect(yield* repo.update(other.id, { ...next, version: 3 }, 2)).toBe(false)
       expect(yield* repo.findById(platform.id, customer.id)).toEqual(Option.some(next))
-    }))
+    })
+  )
 
   it.effect("lets exactly one of 10 concurrent updates from one version apply", () =>
     Effect.gen(function* () {
@@ -86,23 +93,28 @@ export const register = (it: Methods) => {
       yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
       const applied = yield* Effect.all(
         Array.from({ length: 10 }, (_, index) =>
-          repo.update(platform.id, { customer: { ...customer, fullName: `Writer ${index}` }, identifier: Option.none(), version: 2 }, 1)
+          repo.update(
+            platform.id,
+            { customer: { ...customer, fullName: `Writer ${index}` }, identifier: Option.none(), version: 2 },
+            1
+          )
         ),
         { concurrency: "unbounded" }
       )
       expect(applied.filter(Boolean)).toHaveLength(1)
-    }))
+    })
+  )
 
   it.effect("pages newest first by (createdAt, id) without gaps or repeats, with the total count", () =>
     Effect.gen(function* () {
       const repo = yield* CustomerRepo.CustomerRepo
       const platform = yield* Fixtures.insertPlatform
       // Pairs share a creation instant, so the id decides their order.
-      const customers = Array.from({ length: 7 }, (_, index) => Fixtures.individual({ offsetMillis: Math.floor(index / 2) * 1000 }))
+      const customers = Array.from({ length: 7 }, (_, index) =>
+        Fixtures.individual({ offsetMillis: Math.floor(index / 2) * 1000 })
+      )
       for (const customer of customers) yield* repo.insert(platform.id, customer, Fixtures.noIdentifier)
-      const expected = [...customers]
-        .sort((a, b) => Page.compareNewestFirst(a, b))
-        .map((customer) => customer.id)
+      const expected = [...customers].sort((a, b) => Page.compareNewestFirst(a, b)).map((customer) => customer.id)
 
       const seen: Array<string> = []
       let request = firstPage(3)
@@ -117,7 +129,8 @@ export const register = (it: Methods) => {
         }
       }
       expect(seen).toEqual(expected)
-    }))
+    })
+  )
 
   it.effect("filters by type, region, platformCustomerId, email and creation time", () =>
     Effect.gen(function* () {
@@ -138,5 +151,6 @@ export const register = (it: Methods) => {
       expect(yield* ids({ createdAfter: Fixtures.at(30_000) })).toEqual([late.id, company.id])
       expect(yield* ids({ createdBefore: Fixtures.at(30_000) })).toEqual([company.id, early.id])
       expect(yield* ids({ updatedAfter: Fixtures.at(30_001), updatedBefore: Fixtures.at(60_000) })).toEqual([late.id])
-    }))
+    })
+  )
 }

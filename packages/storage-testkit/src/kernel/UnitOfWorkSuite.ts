@@ -39,7 +39,8 @@ export const register = (it: Methods) => {
       )
       expect(Option.isSome(yield* repo.findById(platform.id, customer.id))).toBe(true)
       expect(yield* eventsOf(platform.id)).toEqual([first, second])
-    }))
+    })
+  )
 
   it.effect("leaves neither the change nor its events behind when the unit of work fails", () =>
     Effect.gen(function* () {
@@ -60,7 +61,8 @@ export const register = (it: Methods) => {
       expect(result).toEqual(Either.left("boom"))
       expect(yield* repo.findById(platform.id, customer.id)).toEqual(Option.none())
       expect(yield* eventsOf(platform.id)).toEqual([])
-    }))
+    })
+  )
 
   it.effect("rolls back the first insert when a later one in the same unit of work conflicts", () =>
     Effect.gen(function* () {
@@ -79,7 +81,8 @@ export const register = (it: Methods) => {
       )
       expect(Either.isLeft(result) && result.left._tag).toBe("PlatformCustomerIdTaken")
       expect(yield* repo.findById(platform.id, fresh.id)).toEqual(Option.none())
-    }))
+    })
+  )
 
   it.effect("undoes only a failed nested unit of work when the outer one recovers", () =>
     Effect.gen(function* () {
@@ -106,7 +109,8 @@ export const register = (it: Methods) => {
       expect(Option.isSome(yield* repo.findById(platform.id, kept.id))).toBe(true)
       expect(yield* repo.findById(platform.id, undone.id)).toEqual(Option.none())
       expect(yield* eventsOf(platform.id)).toEqual([])
-    }))
+    })
+  )
 
   it.effect("keeps concurrent units of work isolated: 20 racing creates leave exactly one customer and one event", () =>
     Effect.gen(function* () {
@@ -119,7 +123,11 @@ export const register = (it: Methods) => {
           Effect.either(
             store.transaction(
               Effect.gen(function* () {
-                yield* repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "contended" }), Fixtures.noIdentifier)
+                yield* repo.insert(
+                  platform.id,
+                  Fixtures.individual({ platformCustomerId: "contended" }),
+                  Fixtures.noIdentifier
+                )
                 yield* outbox.append(eventFor(platform.id, "CUSTOMER.CREATED"))
               })
             )
@@ -129,5 +137,6 @@ export const register = (it: Methods) => {
       )
       expect(results.filter(Either.isRight)).toHaveLength(1)
       expect(yield* eventsOf(platform.id)).toHaveLength(1)
-    }))
+    })
+  )
 }

@@ -109,4 +109,3 @@ export const checkInvariants = (
     }
     return new Map(pairs.map(([balance]) => [balance.accountId, balance] as const))
   })
-

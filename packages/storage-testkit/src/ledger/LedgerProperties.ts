@@ -50,7 +50,10 @@ class Model {
   readonly attempted: Array<Ledger.Posting> = []
   readonly pending: Array<Applied> = []
 
-  constructor(readonly accounts: ReadonlyArray<string>, readonly guarded: ReadonlySet<string>) {
+  constructor(
+    readonly accounts: ReadonlyArray<string>,
+    readonly guarded: ReadonlySet<string>
+  ) {
     for (const id of accounts) this.totals.set(id, { posted: 0n, pendingDebits: 0n, pendingCredits: 0n })
   }
 
@@ -182,7 +185,10 @@ const step = (ledger: LedgerService, book: LedgerFixtures.Book, model: Model, op
     } else if (expected.kind === "replayed") {
       expect(result).toEqual(Either.right({ postingId: expected.postingId, applied: false }))
     } else if (expected.kind === "InsufficientFunds") {
-      expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "InsufficientFunds", details: { accountId: expected.accountId } })
+      expect(Either.isLeft(result) && result.left).toMatchObject({
+        _tag: "InsufficientFunds",
+        details: { accountId: expected.accountId }
+      })
     } else {
       expect(Either.isLeft(result) && result.left._tag).toBe(expected.kind)
     }
@@ -205,12 +211,12 @@ export const register = (it: Methods) => {
           const balances = yield* LedgerFixtures.checkInvariants(book.platformId, book.accounts)
           for (const [accountId, totals] of model.totals) {
             const balance = balances.get(accountId)
-            expect([accountId, balance?.postedMinor, balance?.pendingDebitsMinor, balance?.pendingCreditsMinor]).toEqual([
+            expect([
               accountId,
-              totals.posted,
-              totals.pendingDebits,
-              totals.pendingCredits
-            ])
+              balance?.postedMinor,
+              balance?.pendingDebitsMinor,
+              balance?.pendingCreditsMinor
+            ]).toEqual([accountId, totals.posted, totals.pendingDebits, totals.pendingCredits])
           }
         }
       }),

@@ -14,53 +14,69 @@ const tagsOf = <A, E extends { readonly _tag: string }>(results: ReadonlyArray<E
 
 /** Fibers contending for the same funds, reservations and keys: the conditional debit is a storage primitive. */
 export const register = (it: Methods) => {
-  it.effect("lets exactly 10 of 50 concurrent debits through against an account funded for 10; the balance ends at zero", () =>
-    Effect.gen(function* () {
-      const ledger = yield* Ledger.Ledger
-      const book = yield* openBook({ usd: 2 })
-      const [alice = "", bob = ""] = book.usd
-      const { platformId } = book
-      yield* fund(platformId, alice, 1_000n)
-      const results = yield* concurrently(Array.from({ length: 50 }, () => ledger.post(movement(platformId, alice, bob, 100n))))
-      expect(results.filter(Either.isRight)).toHaveLength(10)
-      expect(tagsOf(results)).toEqual(Array.from({ length: 40 }, () => "InsufficientFunds"))
-      expect(yield* amounts(platformId, alice)).toEqual([0n, 0n, 0n])
-      expect(yield* amounts(platformId, bob)).toEqual([1_000n, 0n, 0n])
-      yield* checkInvariants(platformId, book.accounts)
-    }))
+  it.effect(
+    "lets exactly 10 of 50 concurrent debits through against an account funded for 10; the balance ends at zero",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger.Ledger
+        const book = yield* openBook({ usd: 2 })
+        const [alice = "", bob = ""] = book.usd
+        const { platformId } = book
+        yield* fund(platformId, alice, 1_000n)
+        const results = yield* concurrently(
+          Array.from({ length: 50 }, () => ledger.post(movement(platformId, alice, bob, 100n)))
+        )
+        expect(results.filter(Either.isRight)).toHaveLength(10)
+        expect(tagsOf(results)).toEqual(Array.from({ length: 40 }, () => "InsufficientFunds"))
+        expect(yield* amounts(platformId, alice)).toEqual([0n, 0n, 0n])
+        expect(yield* amounts(platformId, bob)).toEqual([1_000n, 0n, 0n])
+        yield* checkInvariants(platformId, book.accounts)
+      })
+  )
 
-  it.effect("never over-reserves under racing reservations and posted debits, and settles each reservation exactly once", () =>
-    Effect.gen(function* () {
-      const ledger = yield* Ledger.Ledger
-      const book = yield* openBook({ usd: 2 })
-      const [alice = "", bob = ""] = book.usd
-      const { platformId } = book
-      yield* fund(platformId, alice, 1_000n)
-      const reserve = () => ledger.post(movement(platformId, alice, bob, 100n, { status: "pending" }))
-      const debit = () => ledger.post(movement(platformId, alice, system(platformId, "RAIL_CLEARING"), 100n))
-      const results = yield* concurrently(Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? debit() : reserve())))
-      expect(results.filter(Either.isRight)).toHaveLength(10)
-      expect(tagsOf(results)).toEqual(Array.from({ length: 20 }, () => "InsufficientFunds"))
-      const debited = results.filter((result, index) => index % 3 === 0 && Either.isRight(result)).length
-      const reservations = results.flatMap((result, index) => (index % 3 !== 0 && Either.isRight(result) ? [result.right.postingId] : []))
-      expect(yield* amounts(platformId, alice)).toEqual([1_000n - 100n * BigInt(debited), 100n * BigInt(reservations.length), 0n])
-      yield* checkInvariants(platformId, book.accounts)
-
-      // Commit and release race for every reservation: exactly one of each pair wins.
-      const settled = yield* concurrently(
-        reservations.flatMap((postingId) => [
-          Effect.as(ledger.confirm(platformId, postingId), "committed" as const),
-          Effect.as(ledger.release(platformId, postingId), "released" as const)
+  it.effect(
+    "never over-reserves under racing reservations and posted debits, and settles each reservation exactly once",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger.Ledger
+        const book = yield* openBook({ usd: 2 })
+        const [alice = "", bob = ""] = book.usd
+        const { platformId } = book
+        yield* fund(platformId, alice, 1_000n)
+        const reserve = () => ledger.post(movement(platformId, alice, bob, 100n, { status: "pending" }))
+        const debit = () => ledger.post(movement(platformId, alice, system(platformId, "RAIL_CLEARING"), 100n))
+        const results = yield* concurrently(
+          Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? debit() : reserve()))
+        )
+        expect(results.filter(Either.isRight)).toHaveLength(10)
+        expect(tagsOf(results)).toEqual(Array.from({ length: 20 }, () => "InsufficientFunds"))
+        const debited = results.filter((result, index) => index % 3 === 0 && Either.isRight(result)).length
+        const reservations = results.flatMap((result, index) =>
+          index % 3 !== 0 && Either.isRight(result) ? [result.right.postingId] : []
+        )
+        expect(yield* amounts(platformId, alice)).toEqual([
+          1_000n - 100n * BigInt(debited),
+          100n * BigInt(reservations.length),
+          0n
         ])
-      )
-      const committed = settled.filter((result) => Either.isRight(result) && result.right === "committed").length
-      expect(settled.filter(Either.isRight)).toHaveLength(reservations.length)
-      expect(tagsOf(settled)).toEqual(reservations.map(() => "ReservationSettled"))
-      const spent = 100n * BigInt(debited + committed)
-      expect(yield* amounts(platformId, alice)).toEqual([1_000n - spent, 0n, 0n])
-      expect(yield* amounts(platformId, bob)).toEqual([100n * BigInt(committed), 0n, 0n])
-      yield* checkInvariants(platformId, book.accounts)
-    }))
+        yield* checkInvariants(platformId, book.accounts)
+
+        // Commit and release race for every reservation: exactly one of each pair wins.
+        const settled = yield* concurrently(
+          reservations.flatMap((postingId) => [
+            Effect.as(ledger.confirm(platformId, postingId), "committed" as const),
+            Effect.as(ledger.release(platformId, postingId), "released" as const)
+          ])
+        )
+        const committed = settled.filter((result) => Either.isRight(result) && result.right === "committed").length
+        expect(settled.filter(Either.isRight)).toHaveLength(reservations.length)
+        expect(tagsOf(settled)).toEqual(reservations.map(() => "ReservationSettled"))
+        const spent = 100n * BigInt(debited + committed)
+        expect(yield* amounts(platformId, alice)).toEqual([1_000n - spent, 0n, 0n])
+        expect(yield* amounts(platformId, bob)).toEqual([100n * BigInt(committed), 0n, 0n])
+        yield* checkInvariants(platformId, book.accounts)
+      })
+  )
 
   it.effect("applies exactly one of 20 concurrent postings with one idempotency key; the others replay it", () =>
     Effect.gen(function* () {
@@ -70,12 +86,16 @@ export const register = (it: Methods) => {
       const { platformId } = book
       yield* fund(platformId, alice, 1_000n)
       const posting = movement(platformId, alice, bob, 70n, { status: "pending" })
-      const results = yield* Effect.all(Array.from({ length: 20 }, () => ledger.post(posting)), { concurrency: "unbounded" })
+      const results = yield* Effect.all(
+        Array.from({ length: 20 }, () => ledger.post(posting)),
+        { concurrency: "unbounded" }
+      )
       expect(results.filter((result) => result.applied)).toHaveLength(1)
       expect(new Set(results.map((result) => result.postingId)).size).toBe(1)
       expect(yield* amounts(platformId, alice)).toEqual([1_000n, 70n, 0n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   it.effect("completes transfers racing in both directions between two accounts without deadlock or loss", () =>
     Effect.gen(function* () {
@@ -94,7 +114,8 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, alice)).toEqual([500n, 0n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([500n, 0n, 0n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   it.effect("posts concurrently from many accounts through one system account, all applied and balanced", () =>
     Effect.gen(function* () {
@@ -112,5 +133,6 @@ export const register = (it: Methods) => {
       expect(tagsOf(results)).toEqual([])
       expect(yield* amounts(platformId, clearing)).toEqual([-1_000n + 400n, 0n, 400n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 }

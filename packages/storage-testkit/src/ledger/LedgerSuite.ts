@@ -19,12 +19,20 @@ export const register = (it: Methods) => {
       const account = LedgerFixtures.guarded(platform.id)
       yield* ledger.openAccount(account)
       yield* ledger.openAccount(account)
-      for (const conflicting of [{ ...account, guarded: false }, { ...account, currency: "EUR" }, { ...account, platformId: other.id }]) {
+      for (const conflicting of [
+        { ...account, guarded: false },
+        { ...account, currency: "EUR" },
+        { ...account, platformId: other.id }
+      ]) {
         expect(yield* Effect.flip(ledger.openAccount(conflicting))).toEqual(
           Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
         )
       }
-      for (const bad of [{ ...account, id: "" }, { ...account, id: "a\u0000b" }, { ...account, currency: "XXX" }]) {
+      for (const bad of [
+        { ...account, id: "" },
+        { ...account, id: "a\u0000b" },
+        { ...account, currency: "XXX" }
+      ]) {
         expect((yield* Effect.flip(ledger.openAccount(bad)))._tag).toBe("InvalidPosting")
       }
       expect(yield* amounts(platform.id, account.id)).toEqual([0n, 0n, 0n])
@@ -34,7 +42,8 @@ export const register = (it: Methods) => {
       expect(yield* Effect.flip(ledger.balance(platform.id, "InternalAccount:unknown"))).toEqual(
         Ledger.InvalidPosting.of("account_not_found", { accountId: "InternalAccount:unknown" })
       )
-    }))
+    })
+  )
 
   it.effect("moves money between guarded accounts; system accounts go below zero; every currency sums to zero", () =>
     Effect.gen(function* () {
@@ -65,9 +74,15 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, euro)).toEqual([180n, 0n, 0n])
       expect(yield* amounts(platformId, system(platformId, "RAIL_CLEARING"))).toEqual([-1_000n, 0n, 0n])
       expect(yield* amounts(platformId, system(platformId, "FX", "EUR"))).toEqual([-180n, 0n, 0n])
-      expect(yield* ledger.postedTotals(platformId)).toEqual(new Map([["USD", 0n], ["EUR", 0n]]))
+      expect(yield* ledger.postedTotals(platformId)).toEqual(
+        new Map([
+          ["USD", 0n],
+          ["EUR", 0n]
+        ])
+      )
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   it.effect("refuses invalid postings with InvalidPosting and applies nothing of them", () =>
     Effect.gen(function* () {
@@ -79,8 +94,20 @@ export const register = (it: Methods) => {
       yield* fund(platformId, alice, 100n)
       const base = movement(platformId, alice, bob, 10n)
       const invalid: ReadonlyArray<Ledger.Posting> = [
-        { ...base, entries: [{ accountId: alice, currency: "USD", amountMinor: -10n }, { accountId: bob, currency: "USD", amountMinor: 9n }] },
-        { ...base, entries: [{ accountId: alice, currency: "USD", amountMinor: 0n }, { accountId: bob, currency: "USD", amountMinor: 0n }] },
+        {
+          ...base,
+          entries: [
+            { accountId: alice, currency: "USD", amountMinor: -10n },
+            { accountId: bob, currency: "USD", amountMinor: 9n }
+          ]
+        },
+        {
+          ...base,
+          entries: [
+            { accountId: alice, currency: "USD", amountMinor: 0n },
+            { accountId: bob, currency: "USD", amountMinor: 0n }
+          ]
+        },
         { ...base, entries: [{ accountId: alice, currency: "USD", amountMinor: -10n }] },
         movement(platformId, alice, "InternalAccount:unknown", 10n),
         movement(platformId, alice, other.usd[0] ?? "", 10n),
@@ -96,27 +123,31 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, alice)).toEqual([100n, 0n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([0n, 0n, 0n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
-  it.effect("fails a debit beyond the available balance with InsufficientFunds naming the account; its key stays free", () =>
-    Effect.gen(function* () {
-      const ledger = yield* Ledger.Ledger
-      const book = yield* openBook({ usd: 2 })
-      const [alice = "", bob = ""] = book.usd
-      const { platformId } = book
-      yield* fund(platformId, alice, 100n)
-      const tooMuch = movement(platformId, alice, bob, 101n)
-      const refused = yield* Effect.flip(ledger.post(tooMuch))
-      expect(refused).toBeInstanceOf(Ledger.InsufficientFunds)
-      // Every adapter refuses with the same code, reason and rule.
-      expect(refused).toEqual(Ledger.InsufficientFunds.of(alice))
-      expect(yield* amounts(platformId, alice)).toEqual([100n, 0n, 0n])
-      expect(yield* amounts(platformId, bob)).toEqual([0n, 0n, 0n])
-      yield* fund(platformId, alice, 1n)
-      expect((yield* ledger.post(tooMuch)).applied).toBe(true)
-      expect(yield* amounts(platformId, alice)).toEqual([0n, 0n, 0n])
-      yield* checkInvariants(platformId, book.accounts)
-    }))
+  it.effect(
+    "fails a debit beyond the available balance with InsufficientFunds naming the account; its key stays free",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger.Ledger
+        const book = yield* openBook({ usd: 2 })
+        const [alice = "", bob = ""] = book.usd
+        const { platformId } = book
+        yield* fund(platformId, alice, 100n)
+        const tooMuch = movement(platformId, alice, bob, 101n)
+        const refused = yield* Effect.flip(ledger.post(tooMuch))
+        expect(refused).toBeInstanceOf(Ledger.InsufficientFunds)
+        // Every adapter refuses with the same code, reason and rule.
+        expect(refused).toEqual(Ledger.InsufficientFunds.of(alice))
+        expect(yield* amounts(platformId, alice)).toEqual([100n, 0n, 0n])
+        expect(yield* amounts(platformId, bob)).toEqual([0n, 0n, 0n])
+        yield* fund(platformId, alice, 1n)
+        expect((yield* ledger.post(tooMuch)).applied).toBe(true)
+        expect(yield* amounts(platformId, alice)).toEqual([0n, 0n, 0n])
+        yield* checkInvariants(platformId, book.accounts)
+      })
+  )
 
   it.effect("replays a posting by its key without applying it twice; other content under the key is refused", () =>
     Effect.gen(function* () {
@@ -131,16 +162,24 @@ export const register = (it: Methods) => {
       const replay = yield* ledger.post({ ...posting, entries: [...posting.entries].reverse() })
       expect(replay).toEqual({ postingId: first.postingId, applied: false })
       expect(yield* amounts(platformId, bob)).toEqual([40n, 0n, 0n])
-      for (const changed of [{ ...posting, description: "other" }, { ...posting, status: "pending" as const }, movement(platformId, alice, bob, 41n, { idempotencyKey: posting.idempotencyKey })]) {
+      for (const changed of [
+        { ...posting, description: "other" },
+        { ...posting, status: "pending" as const },
+        movement(platformId, alice, bob, 41n, { idempotencyKey: posting.idempotencyKey })
+      ]) {
         const reused = yield* Effect.flip(ledger.post(changed))
         expect(reused).toEqual(Ledger.IdempotencyKeyReused.of(posting.idempotencyKey))
       }
-      const sameKeyElsewhere = { ...LedgerFixtures.deposit(other.platformId, other.usd[0] ?? "", 5n), idempotencyKey: posting.idempotencyKey }
+      const sameKeyElsewhere = {
+        ...LedgerFixtures.deposit(other.platformId, other.usd[0] ?? "", 5n),
+        idempotencyKey: posting.idempotencyKey
+      }
       expect((yield* ledger.post(sameKeyElsewhere)).applied).toBe(true)
       expect(yield* amounts(other.platformId, other.usd[0] ?? "")).toEqual([5n, 0n, 0n])
       expect(yield* amounts(platformId, alice)).toEqual([60n, 0n, 0n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   it.effect("holds reserved funds until the reservation is committed or released, exactly once", () =>
     Effect.gen(function* () {
@@ -154,7 +193,9 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, alice)).toEqual([100n, 60n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([0n, 0n, 60n])
       expect((yield* Effect.flip(ledger.post(movement(platformId, alice, bob, 41n))))._tag).toBe("InsufficientFunds")
-      expect((yield* Effect.flip(ledger.post(movement(platformId, alice, bob, 41n, { status: "pending" }))))._tag).toBe("InsufficientFunds")
+      expect((yield* Effect.flip(ledger.post(movement(platformId, alice, bob, 41n, { status: "pending" }))))._tag).toBe(
+        "InsufficientFunds"
+      )
       yield* checkInvariants(platformId, book.accounts)
       expect((yield* Effect.flip(ledger.confirm(other.platformId, held.postingId)))._tag).toBe("ReservationSettled")
       yield* ledger.confirm(platformId, held.postingId)
@@ -163,7 +204,9 @@ export const register = (it: Methods) => {
       expect((yield* Effect.flip(ledger.confirm(platformId, held.postingId)))._tag).toBe("ReservationSettled")
       expect((yield* Effect.flip(ledger.release(platformId, held.postingId)))._tag).toBe("ReservationSettled")
 
-      const released = yield* ledger.post(movement(platformId, alice, system(platformId, "RAIL_CLEARING"), 40n, { status: "pending" }))
+      const released = yield* ledger.post(
+        movement(platformId, alice, system(platformId, "RAIL_CLEARING"), 40n, { status: "pending" })
+      )
       expect(yield* amounts(platformId, alice)).toEqual([40n, 40n, 0n])
       yield* ledger.release(platformId, released.postingId)
       expect(yield* amounts(platformId, alice)).toEqual([40n, 0n, 0n])
@@ -171,7 +214,8 @@ export const register = (it: Methods) => {
       const posted = yield* fund(platformId, alice, 1n)
       expect((yield* Effect.flip(ledger.release(platformId, posted.postingId)))._tag).toBe("ReservationSettled")
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   it.effect("joins the unit of work: undone when the unit fails, and a refused posting leaves the unit usable", () =>
     Effect.gen(function* () {
@@ -181,7 +225,9 @@ export const register = (it: Methods) => {
       const [alice = "", bob = ""] = book.usd
       const { platformId } = book
       const undone = LedgerFixtures.deposit(platformId, alice, 100n)
-      const failed = yield* Effect.either(store.transaction(Effect.zipRight(ledger.post(undone), Effect.fail("later" as const))))
+      const failed = yield* Effect.either(
+        store.transaction(Effect.zipRight(ledger.post(undone), Effect.fail("later" as const)))
+      )
       expect(failed).toEqual(Either.left("later"))
       expect(yield* amounts(platformId, alice)).toEqual([0n, 0n, 0n])
       expect((yield* ledger.post(undone)).applied).toBe(true)
@@ -195,7 +241,8 @@ export const register = (it: Methods) => {
       expect(yield* amounts(platformId, alice)).toEqual([70n, 0n, 0n])
       expect(yield* amounts(platformId, bob)).toEqual([30n, 0n, 0n])
       yield* checkInvariants(platformId, book.accounts)
-    }))
+    })
+  )
 
   LedgerRaces.register(it)
   LedgerProperties.register(it)

@@ -16,13 +16,15 @@ export const register = (it: Methods) => {
       yield* repo.insert(platform)
       expect(yield* repo.findById(platform.id)).toEqual(Option.some(platform))
       expect((yield* repo.list).map((found) => found.id)).toContain(platform.id)
-    }))
+    })
+  )
 
   it.effect("does not find an unknown platform", () =>
     Effect.gen(function* () {
       const repo = yield* PlatformRepo.PlatformRepo
       expect(yield* repo.findById(Fixtures.platform().id)).toEqual(Option.none())
-    }))
+    })
+  )
 
   it.effect("finds an API token by client id and lists tokens per platform", () =>
     Effect.gen(function* () {
@@ -35,7 +37,8 @@ export const register = (it: Methods) => {
       expect(yield* repo.findByClientId(token.clientId)).toEqual(Option.some(token))
       expect(yield* repo.findByClientId("pk_unknown")).toEqual(Option.none())
       expect(yield* repo.listByPlatform(mine.id)).toEqual([token])
-    }))
+    })
+  )
 
   it.effect("finds a token together with its platform by client id", () =>
     Effect.gen(function* () {
@@ -48,7 +51,8 @@ export const register = (it: Methods) => {
       expect(yield* repo.findWithPlatform(token.clientId)).toEqual(Option.some({ token, platform }))
       expect(yield* repo.findWithPlatform("pk_unknown")).toEqual(Option.none())
       expect(yield* repo.findWithPlatform(token.clientId.toUpperCase())).toEqual(Option.none())
-    }))
+    })
+  )
 
   it.effect("does not find a token whose platform does not exist", () =>
     Effect.gen(function* () {
@@ -56,7 +60,8 @@ export const register = (it: Methods) => {
       const orphan = Fixtures.apiToken(Fixtures.platform().id)
       yield* repo.insert(orphan)
       expect(yield* repo.findWithPlatform(orphan.clientId)).toEqual(Option.none())
-    }))
+    })
+  )
 
   it.effect("answers a client id containing NUL or of any length as not found, never as a failure", () =>
     Effect.gen(function* () {
@@ -64,9 +69,16 @@ export const register = (it: Methods) => {
       const platform = yield* Fixtures.insertPlatform
       const token = Fixtures.apiToken(platform.id)
       yield* repo.insert(token)
-      for (const clientId of ["\u0000", `${token.clientId}\u0000`, `pk_\u0000${token.clientId}`, "", "x".repeat(10_000)]) {
+      for (const clientId of [
+        "\u0000",
+        `${token.clientId}\u0000`,
+        `pk_\u0000${token.clientId}`,
+        "",
+        "x".repeat(10_000)
+      ]) {
         expect(yield* repo.findWithPlatform(clientId)).toEqual(Option.none())
         expect(yield* repo.findByClientId(clientId)).toEqual(Option.none())
       }
-    }))
+    })
+  )
 }

@@ -1,6 +1,10 @@
 import { createHash } from "node:crypto"
 import { Encoding } from "@payrail/wallet-protocol"
-import { decodeAttestationObject, parseAuthenticatorData, type ParsedAuthenticatorData } from "@simplewebauthn/server/helpers"
+import {
+  decodeAttestationObject,
+  parseAuthenticatorData,
+  type ParsedAuthenticatorData
+} from "@simplewebauthn/server/helpers"
 import { Effect } from "effect"
 
 /** The checks a passkey ceremony can fail, in the order they are made. */
@@ -58,7 +62,8 @@ export const checkClientData = (
     } catch {
       return yield* failure("format", "clientDataJson is not JSON")
     }
-    if (typeof clientData !== "object" || clientData === null) return yield* failure("format", "clientDataJson is not an object")
+    if (typeof clientData !== "object" || clientData === null)
+      return yield* failure("format", "clientDataJson is not an object")
     const { type, challenge: received, origin } = clientData as Record<string, unknown>
     if (type !== expectedType) return yield* failure("type", `expected ${expectedType}`)
     if (received !== Encoding.toBase64url(Encoding.toUtf8(challenge))) {
@@ -70,7 +75,9 @@ export const checkClientData = (
   })
 
 /** Decodes an attestation object (CBOR) and returns its parsed authenticator data. */
-export const decodeAttestedAuthData = (attestationObject: string): Effect.Effect<ParsedAuthenticatorData, CheckFailure> =>
+export const decodeAttestedAuthData = (
+  attestationObject: string
+): Effect.Effect<ParsedAuthenticatorData, CheckFailure> =>
   Effect.flatMap(decodeBase64url(attestationObject, "attestationObject"), (bytes) => {
     try {
       return Effect.succeed(parseAuthenticatorData(decodeAttestationObject(Uint8Array.from(bytes)).get("authData")))

@@ -43,7 +43,8 @@ export const makeFakeWalletBackend = () => {
     Effect.gen(function* () {
       const requestId = headers.get("request-id") ?? ""
       const request = pending.get(requestId)
-      if (request === undefined || request.expiresAtMillis <= Date.now()) return { status: 401, body: { code: "UNAUTHORIZED" } }
+      if (request === undefined || request.expiresAtMillis <= Date.now())
+        return { status: 401, body: { code: "UNAUTHORIZED" } }
       pending.delete(requestId)
       const verifier = yield* StampVerifier.StampVerifier
       const verified = yield* Effect.either(
@@ -53,7 +54,9 @@ export const makeFakeWalletBackend = () => {
           sessionPublicKeys: request.sessionPublicKeys
         })
       )
-      return verified._tag === "Right" ? request.complete() : { status: 401, body: { code: "WALLET_SIGNATURE_INVALID" } }
+      return verified._tag === "Right"
+        ? request.complete()
+        : { status: 401, body: { code: "WALLET_SIGNATURE_INVALID" } }
     }).pipe(Effect.provide(runtime))
 
   const route = (method: string, path: string, headers: Headers, body: Record<string, unknown>): Effect.Effect<Reply> =>
@@ -64,20 +67,30 @@ export const makeFakeWalletBackend = () => {
       if (method === "POST" && credential?.[2] === "challenge") {
         const target = yield* otpTargets.issue
         targets.set(credential[1] ?? "", target.targetPrivateKey)
-        return { status: 200, body: { id: credential[1], type: "EMAIL_OTP", otpEncryptionTargetBundle: target.otpEncryptionTargetBundle } }
+        return {
+          status: 200,
+          body: { id: credential[1], type: "EMAIL_OTP", otpEncryptionTargetBundle: target.otpEncryptionTargetBundle }
+        }
       }
       if (method === "POST" && credential?.[2] === "verify") {
         if (signed) return yield* retry(headers)
         const targetPrivateKey = targets.get(credential[1] ?? "")
         if (targetPrivateKey === undefined) return { status: 404 }
         const opened = yield* Effect.either(
-          otpTargets.verify({ encryptedOtpBundle: String(body["encryptedOtpBundle"]), targetPrivateKey, expectedOtpCode: "000000" })
+          otpTargets.verify({
+            encryptedOtpBundle: String(body["encryptedOtpBundle"]),
+            targetPrivateKey,
+            expectedOtpCode: "000000"
+          })
         )
         if (opened._tag === "Left") return { status: 401, body: { code: "UNAUTHORIZED", reason: opened.left.check } }
         return challenge("EMAIL_OTP", [opened.right.publicKey], () => {
           const id = `Session:${randomUUID()}`
           sessions.set(id, opened.right.publicKey)
-          return { status: 200, body: { id, type: "EMAIL_OTP", expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() } }
+          return {
+            status: 200,
+            body: { id, type: "EMAIL_OTP", expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() }
+          }
         })
       }
       const session = /^\/auth\/sessions\/([^/]+)$/.exec(path)

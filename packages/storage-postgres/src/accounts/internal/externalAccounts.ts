@@ -46,5 +46,4 @@ export const countScopeOf = (filter: ExternalAccountRepo.ExternalAccountFilter):
   filter.customerId === undefined ? filter.owner : filter.owner === "customers" ? filter.customerId : undefined
 
 /** The text whose hash keys the owner's advisory lock. */
-export const lockKeyOf = (platformId: string, account: Owned): string =>
-  `${platformId}/${ownerKeyOf(account)}`
+export const lockKeyOf = (platformId: string, account: Owned): string => `${platformId}/${ownerKeyOf(account)}`
