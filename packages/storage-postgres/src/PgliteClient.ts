@@ -85,7 +85,10 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
   const { dataDir, loadDataDir } = options
   const pgliteOptions: PGliteOptions = {
     ...(dataDir === undefined ? {} : { dataDir }),
-    ...(loadDataDir === undefined ? {} : { loadDataDir })
+    ...(loadDataDir === undefined ? {} : { loadDataDir }),
+    // One process with a handful of connections' worth of work: PostgreSQL's default 128 MB of shared buffers is
+    // resident memory in the WASM heap, most of it never useful here.
+    postgresqlconf: ["shared_buffers = 16MB"]
   }
   return Effect.tryPromise({
     try: async () => {

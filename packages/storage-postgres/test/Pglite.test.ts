@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { PlatformRepo, UnitOfWork } from "@payrail/core"
 import { Fixtures, StorageConformance } from "@payrail/storage-testkit"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import { StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
@@ -17,6 +18,14 @@ AdapterSuite.register("pglite", Pglite.layer())
 StatementSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
+  // The 128 MB PostgreSQL default is resident memory in PGlite's heap; one process needs far less.
+  it.effect("runs with 16 MB of shared buffers", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      expect(yield* sql<{ shared_buffers: string }>`SHOW shared_buffers`).toEqual([{ shared_buffers: "16MB" }])
+    }).pipe(Effect.provide(Pglite.layerClient))
+  )
+
   it.live(
     "keeps its data in a data directory across close and reopen",
     () =>
