@@ -53,13 +53,11 @@ export class OwnershipChallengeUnavailable extends Schema.TaggedError<OwnershipC
 /** The owner already has a live external account with this account type and identifier. Code `CONFLICT` (409). */
 export class ExternalAccountExists extends Schema.TaggedError<ExternalAccountExists>()("ExternalAccountExists", {
   code: Schema.tag("CONFLICT"),
-  reason: Schema.String,
-  details: Schema.optional(Schema.Struct({ rule: Schema.Literal("one_live_account_per_destination") }))
+  reason: Schema.String
 }) {
   static of(): ExternalAccountExists {
     return new ExternalAccountExists({
-      reason: "The owner already has an external account for this destination",
-      details: { rule: "one_live_account_per_destination" }
+      reason: "The owner already has an external account with this account type and identifier"
     })
   }
 }

@@ -21,10 +21,7 @@ const matches = (account: Account, filter: ExternalAccountRepo.ExternalAccountFi
   (filter.customerId === undefined || account.customerId === filter.customerId) &&
   (filter.currency === undefined || account.currency === filter.currency)
 
-const exists = new ExternalAccountRepo.ExternalAccountExists({
-  code: "CONFLICT",
-  reason: "The owner already has an external account with this account type and identifier"
-})
+const exists = ExternalAccountRepo.ExternalAccountExists.of()
 
 const removeEntry = <V>(map: Map<string, V>, key: string): (() => void) => {
   const had = map.has(key)

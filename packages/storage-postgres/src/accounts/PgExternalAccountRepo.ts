@@ -41,10 +41,7 @@ const Listing = Schema.Struct({
 
 const keyOf = (account: Account): Page.Cursor => ({ createdAt: account.createdAt, id: account.id })
 
-const exists = new ExternalAccountRepo.ExternalAccountExists({
-  code: "CONFLICT",
-  reason: "The owner already has an external account with this account type and identifier"
-})
+const exists = ExternalAccountRepo.ExternalAccountExists.of()
 
 /**
  * `ExternalAccountRepo` on `external_accounts` (each record encoded in `record`, with columns to find, filter and
