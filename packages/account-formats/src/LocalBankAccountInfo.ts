@@ -9,6 +9,7 @@ import {
 } from "./AccountFields.js"
 import { countryIban, SwiftBic } from "./BankIdentifier.js"
 import * as Beneficiary from "./Beneficiary.js"
+import type { FiatAccountType } from "./PaymentRails.js"
 import { fiat, oneOf, optional } from "./internal/fiatShape.js"
 
 /**
@@ -111,7 +112,7 @@ export const Jmd = fiat(
   Beneficiary.IndividualWithPhoneAndAddress
 ).annotations({ identifier: "JmdAccountInfo" })
 
-const bankWithSwift = <T extends string>(accountType: T, identifier: string) =>
+const bankWithSwift = <T extends FiatAccountType>(accountType: T, identifier: string) =>
   fiat(accountType, { bankName: BankName, accountNumber: AccountNumber, swiftCode: SwiftBic }, Individual).annotations({
     identifier
   })

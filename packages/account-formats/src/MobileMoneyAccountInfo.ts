@@ -8,6 +8,7 @@ import {
   XofRegion
 } from "./AccountFields.js"
 import { Individual } from "./Beneficiary.js"
+import type { FiatAccountType } from "./PaymentRails.js"
 import { fiat } from "./internal/fiatShape.js"
 
 /**
@@ -28,7 +29,12 @@ export const Htg = fiat("HTG_ACCOUNT", { phoneNumber: MobileNumber("509", 8) }, 
   identifier: "HtgAccountInfo"
 })
 
-const mobileMoney = <T extends string>(accountType: T, callingCode: string, digits: number, identifier: string) =>
+const mobileMoney = <T extends FiatAccountType>(
+  accountType: T,
+  callingCode: string,
+  digits: number,
+  identifier: string
+) =>
   fiat(accountType, { phoneNumber: MobileNumber(callingCode, digits), provider: ProviderName }, Individual).annotations(
     { identifier }
   )

@@ -57,6 +57,7 @@ export * as NameVerificationProvider from "./accounts/NameVerificationProvider.j
 export * as Outbox from "./kernel/Outbox.js"
 export * as OwnershipVerifier from "./accounts/OwnershipVerifier.js"
 export * as Page from "./kernel/Page.js"
+export { PaymentRails } from "@payrail/account-formats"
 export { PixKey } from "@payrail/account-formats"
 export * as Platform from "./platforms/Platform.js"
 export * as PlatformErrors from "./platforms/PlatformErrors.js"
