@@ -56,6 +56,22 @@ describe("ExternalAccountInfo", () => {
     expect(JSON.stringify(errors)).not.toContain("021000022")
   })
 
+  it("reports a rail of another type at its index with the type's rails, and a repeated rail at the list", () => {
+    expect(errorsOf({ ...exampleOf("GBP_ACCOUNT"), paymentRails: ["FASTER_PAYMENTS", "SEPA"] })).toEqual([
+      new FieldError.FieldError({
+        field: "accountInfo.paymentRails.1",
+        constraint: { enum: ["FASTER_PAYMENTS"] },
+        message: "must be one of FASTER_PAYMENTS"
+      })
+    ])
+    expect(errorsOf({ ...exampleOf("USD_ACCOUNT"), paymentRails: ["ACH", "ACH"] })).toEqual([
+      new FieldError.FieldError({ field: "accountInfo.paymentRails", message: "must be a list of distinct rails" })
+    ])
+    expect(errorsOf({ ...exampleOf("USD_ACCOUNT"), paymentRails: [] })).toEqual([
+      expect.objectContaining({ field: "accountInfo.paymentRails", message: "must be a non-empty list of rails" })
+    ])
+  })
+
   it("reports missing fields, a wrong beneficiary type and an unknown account type", () => {
     expect(errorsOf({ accountType: "MXN_ACCOUNT" }).map((error) => [error.field, error.message])).toEqual([
       ["accountInfo.clabeNumber", "is required"],

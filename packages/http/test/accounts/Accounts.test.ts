@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccountTypeCurrency, ExternalAccountInfo, Platform, Platforms } from "@payrail/core"
+import { AccountTypeCurrency, ExternalAccountInfo, PaymentRails, Platform, Platforms } from "@payrail/core"
 import { AccountInfoExamples } from "@payrail/storage-testkit"
 import { adapters } from "../support/Adapters.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
@@ -341,6 +341,99 @@ for (const adapter of adapters) {
           expect(errors.length).toBeGreaterThan(0)
           expect(errors.every((error) => error.field.startsWith("accountInfo"))).toBe(true)
         }
+      })
+    })
+
+    describe("payment rails of fiat accounts", () => {
+      const currencyOf = (accountType: ExternalAccountInfo.AccountType) => {
+        const allowed = AccountTypeCurrency.accountTypeCurrency[accountType]
+        return allowed === "ANY_FIAT" ? "EUR" : allowed[0]
+      }
+
+      it("answers every rail of the type when none is sent, keeps a subset as sent, and has none on wallets", async () => {
+        const everyRail = await newCustomer()
+        const subset = await newCustomer()
+        for (const accountType of ExternalAccountInfo.AccountType.literals) {
+          const accountInfo = AccountInfoExamples.exampleOf(accountType)
+          const currency = currencyOf(accountType)
+          const created = await api.request(
+            `${base}/customers/external-accounts`,
+            json({ customerId: everyRail.id, currency, accountInfo })
+          )
+          expect([accountType, created.status]).toEqual([accountType, 201])
+          const body = await created.json()
+          if (!PaymentRails.isFiatAccountType(accountType)) {
+            expect([accountType, "paymentRails" in body.accountInfo]).toEqual([accountType, false])
+            continue
+          }
+          expect([accountType, body.accountInfo.paymentRails]).toEqual([accountType, PaymentRails.railsOf(accountType)])
+          const chosen = PaymentRails.railsOf(accountType).slice(-1)
+          const kept = await api.request(
+            `${base}/customers/external-accounts`,
+            json({ customerId: subset.id, currency, accountInfo: { ...accountInfo, paymentRails: chosen } })
+          )
+          expect([accountType, kept.status]).toEqual([accountType, 201])
+          const read = await (await api.request(`${base}/customers/external-accounts/${(await kept.json()).id}`)).json()
+          expect([accountType, read.accountInfo.paymentRails]).toEqual([accountType, chosen])
+        }
+      })
+
+      it("documents paymentRails in /openapi.json with the rails of each fiat type, and none on wallets", async () => {
+        const document = await (await api.request("/openapi.json", { auth: null })).json()
+        type Component = { readonly properties?: Record<string, { readonly enum?: ReadonlyArray<string> }> }
+        const components = Object.values(document.components.schemas as Record<string, Component>)
+        for (const accountType of ExternalAccountInfo.AccountType.literals) {
+          const shapes = components.filter((schema) => schema.properties?.accountType?.enum?.[0] === accountType)
+          expect([accountType, shapes.length]).toEqual([accountType, 1])
+          const rails = shapes[0]?.properties?.["paymentRails"]
+          expect([accountType, rails]).toEqual([
+            accountType,
+            PaymentRails.isFiatAccountType(accountType)
+              ? expect.objectContaining({
+                  type: "array",
+                  minItems: 1,
+                  uniqueItems: true,
+                  items: { type: "string", enum: PaymentRails.railsOf(accountType) }
+                })
+              : undefined
+          ])
+        }
+      })
+
+      it("refuses a rail of another type with 400 INVALID_INPUT naming the rail's index, and stores nothing", async () => {
+        const customer = await newCustomer()
+        const refused = await api.request(
+          `${base}/customers/external-accounts`,
+          json({
+            customerId: customer.id,
+            currency: "GBP",
+            accountInfo: { ...AccountInfoExamples.exampleOf("GBP_ACCOUNT"), paymentRails: ["FASTER_PAYMENTS", "ACH"] }
+          })
+        )
+        expect(refused.status).toBe(400)
+        expect(await refused.json()).toMatchObject({
+          code: "INVALID_INPUT",
+          details: {
+            errors: [
+              {
+                field: "accountInfo.paymentRails.1",
+                constraint: { enum: ["FASTER_PAYMENTS"] },
+                message: "must be one of FASTER_PAYMENTS"
+              }
+            ]
+          }
+        })
+        const repeated = await api.request(
+          `${base}/platform/external-accounts`,
+          json({ currency: "USD", accountInfo: { ...usdAccount("246813579"), paymentRails: ["ACH", "ACH"] } })
+        )
+        expect(repeated.status).toBe(400)
+        expect((await repeated.json()).details.errors).toEqual([
+          expect.objectContaining({ field: "accountInfo.paymentRails" })
+        ])
+        expect(
+          (await (await api.request(`${base}/customers/external-accounts?customerId=${customer.id}`)).json()).totalCount
+        ).toBe(0)
       })
     })
   })
