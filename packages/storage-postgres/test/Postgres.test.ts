@@ -7,6 +7,7 @@ import { Migrations, StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
 import * as StatementSuite from "./StatementSuite.js"
+import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
 
 // Without DATABASE_URL every test here is reported as skipped, never as passed.
 describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_URL)", () => {
@@ -15,6 +16,8 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
   AdapterSuite.register("postgres", Postgres.layer)
 
   StatementSuite.register("postgres", Postgres.layer)
+
+  StoredRecordsSuite.register("postgres", Postgres.layer)
 
   it.live(
     "lets two servers start on one fresh database at once: both come up, the schema is migrated once",

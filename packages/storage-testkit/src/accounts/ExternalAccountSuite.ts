@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
-import { ExternalAccount, ExternalAccountRepo, Page, UnitOfWork } from "@payrail/core"
+import { Effect, Either, Option, Schema } from "effect"
+import { ExternalAccount, ExternalAccountRepo, Page, PaymentRails, UnitOfWork } from "@payrail/core"
 import * as AccountFixtures from "./AccountFixtures.js"
 import * as ExternalAccountRaces from "./ExternalAccountRaces.js"
 import * as Fixtures from "../Fixtures.js"
@@ -233,6 +233,24 @@ export const register = (it: Methods) => {
         ids: [kept.id],
         totalCount: 1
       })
+    })
+  )
+
+  it.effect("stores and reads back an account decoded from a record written before paymentRails existed", () =>
+    Effect.gen(function* () {
+      const repo = yield* ExternalAccountRepo.ExternalAccountRepo
+      const platform = yield* Fixtures.insertPlatform
+      const account = AccountFixtures.externalAccount({ customerId: AccountFixtures.customerId() })
+      const written = JSON.stringify(Schema.encodeSync(ExternalAccount.ExternalAccount)(account))
+      const legacy = JSON.parse(written, (key, value: unknown) => (key === "paymentRails" ? undefined : value))
+      expect(legacy.accountInfo).not.toHaveProperty("paymentRails")
+      const decoded = Schema.decodeUnknownSync(ExternalAccount.ExternalAccount)(legacy)
+      yield* AccountFixtures.insert(platform.id, decoded)
+      const found = yield* repo.findById(platform.id, account.id)
+      expect(found).toEqual(Option.some(account))
+      expect(
+        Option.map(found, (read) => ("paymentRails" in read.accountInfo ? read.accountInfo.paymentRails : undefined))
+      ).toEqual(Option.some(PaymentRails.railsOf("USD_ACCOUNT")))
     })
   )
 
