@@ -33,7 +33,7 @@ export const FundRequest = reportFieldErrors(
     amount: Money.PositiveAmountMinor.pipe(
       Schema.lessThanOrEqualTo(100_000_000_000, { description: "at most 100000000000 minor units" })
     )
-  }).annotations({ identifier: "SandboxFundRequest" })
+  }).annotations({ identifier: "SandboxFundRequest", parseOptions: { onExcessProperty: "error" } })
 )
 
 const accountList = ListResponse(InternalAccount.InternalAccountView, "InternalAccountListResponse")
