@@ -6,16 +6,32 @@ import { Schema } from "effect"
  * `constraint`, so clients learn the rule without the offending value being echoed back.
  */
 
-// NUL cannot be stored by PostgreSQL (text or jsonb); refusing it here keeps every adapter equal.
-const hasNoNul = (value: string) => !value.includes("\u0000")
+// PostgreSQL stores neither NUL (text or jsonb) nor an unpaired UTF-16 surrogate (jsonb refuses the `\ud800`
+// escape, and UTF-8 has no encoding for it); refusing both here keeps every adapter equal and every such request a 400.
+const unpairedSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
-/** Text of 1 to `maxLength` characters that is not only white space and holds no NUL character. */
+/** Whether every adapter can store the text as given: no NUL character and no unpaired UTF-16 surrogate. */
+export const isStorableText = (value: string): boolean => !value.includes("\u0000") && !unpairedSurrogate.test(value)
+
+/**
+ * Any string every adapter can store and every client can read back as UTF-8: no NUL character and no unpaired
+ * UTF-16 surrogate (so `"\ud800"` is a field error, while emoji and right-to-left marks are kept). The base of every
+ * free-text field of a request.
+ */
+export const StorableText = Schema.String.pipe(
+  Schema.filter(isStorableText, {
+    description: "text without NUL characters or unpaired UTF-16 surrogates",
+    jsonSchema: { pattern: "^[^\\u0000]*$" }
+  })
+)
+
+/** Text of 1 to `maxLength` characters that is not only white space and holds no NUL or unpaired surrogate. */
 export const Text = (maxLength: number) =>
-  Schema.String.pipe(
+  StorableText.pipe(
     Schema.minLength(1, { description: "a non-empty string" }),
     Schema.maxLength(maxLength, { description: `a string of at most ${maxLength} characters` }),
-    Schema.filter((value) => value.trim().length > 0 && hasNoNul(value), {
-      description: "a string that is not only white space and has no NUL character",
+    Schema.filter((value) => value.trim().length > 0, {
+      description: "a string that is not only white space",
       jsonSchema: { pattern: "^(?=.*\\S)[^\\u0000]*$" }
     })
   )
@@ -24,9 +40,9 @@ const emailPattern =
   /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/
 
 /** An email address (`local@domain.tld`), at most 254 characters. */
-export const Email = Schema.String.pipe(
+export const Email = StorableText.pipe(
   Schema.maxLength(254, { description: "an email address of at most 254 characters" }),
-  Schema.filter((value) => emailPattern.test(value) && hasNoNul(value), {
+  Schema.filter((value) => emailPattern.test(value), {
     description: "an email address",
     jsonSchema: { format: "email" }
   }),

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
   Authentication,
@@ -28,6 +28,16 @@ export const openApiPath = "/openapi.json"
 export const docsPath = DocsPage.docsPath
 
 /**
+ * Paths match exactly as the OpenAPI document spells them: no case folding, no trailing or doubled slash, so one
+ * resource has one URL and a cache or a proxy rule keyed on the path cannot be sidestepped.
+ */
+export const routerConfig = HttpRouter.setRouterConfig({
+  caseSensitive: true,
+  ignoreTrailingSlash: false,
+  ignoreDuplicateSlashes: false
+})
+
+/**
  * The Payrail API implemented: every handler, authentication, the error mapping, `/openapi.json` and a readable
  * reference page at `/docs`. Serve it with `HttpApiBuilder.serve` or turn it into a web handler (`WebHandler`).
  */
@@ -45,5 +55,6 @@ export const layer = Layer.mergeAll(
       SystemHandlers.layer
     )
   ),
-  Layer.provide(AuthenticationLive.layer)
+  Layer.provide(AuthenticationLive.layer),
+  Layer.provide(routerConfig)
 )

@@ -42,7 +42,10 @@ const accountList = ListResponse(ExternalAccount.ExternalAccount, "ExternalAccou
 /** Body of `POST /platform/external-accounts`: the customer body without `customerId`. */
 export const CreatePlatformExternalAccountRequest = Schema.Struct(
   Struct.omit(ExternalAccountRequest.CreateExternalAccountRequest.fields, "customerId")
-).annotations({ identifier: "CreatePlatformExternalAccountRequest", parseOptions: { errors: "all" } })
+).annotations({
+  identifier: "CreatePlatformExternalAccountRequest",
+  parseOptions: { errors: "all", onExcessProperty: "error" }
+})
 
 /** The endpoints of one owner kind (`/customers/external-accounts` or `/platform/external-accounts`). */
 const endpoints = <const Name extends string>(prefix: `/${string}`, name: Name) => ({

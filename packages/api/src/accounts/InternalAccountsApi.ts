@@ -27,13 +27,14 @@ export const InternalAccountListParams = reportFieldErrors(
 
 const AccountPath = reportFieldErrors(Schema.Struct({ accountId: InternalAccount.InternalAccountId }))
 
+/** The largest amount one sandbox funding credits, in minor units (10^11). */
+export const maxFundingMinor = 100_000_000_000
+
 /** Body of the sandbox funding call: a positive integer amount in the account currency's minor units, at most 10^11. */
 export const FundRequest = reportFieldErrors(
   Schema.Struct({
-    amount: Money.PositiveAmountMinor.pipe(
-      Schema.lessThanOrEqualTo(100_000_000_000, { description: "at most 100000000000 minor units" })
-    )
-  }).annotations({ identifier: "SandboxFundRequest" })
+    amount: Money.positiveAmountMinorUpTo(maxFundingMinor).annotations({ identifier: "SandboxFundAmountMinor" })
+  }).annotations({ identifier: "SandboxFundRequest", parseOptions: { onExcessProperty: "error" } })
 )
 
 const accountList = ListResponse(InternalAccount.InternalAccountView, "InternalAccountListResponse")

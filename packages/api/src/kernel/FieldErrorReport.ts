@@ -1,5 +1,5 @@
 import type { HttpApiError } from "@effect/platform"
-import { Either, Schema } from "effect"
+import { Either, Option, Schema, SchemaAST } from "effect"
 import { FieldError } from "@payrail/core"
 
 /*
@@ -12,10 +12,13 @@ import { FieldError } from "@payrail/core"
 const marker = "payrail.field-errors:"
 const FieldErrors = Schema.parseJson(Schema.Array(FieldError.FieldError))
 
-/** Makes `schema` report every invalid field (with constraints) when HttpApi decodes it. */
+/**
+ * Makes `schema` report every invalid field (with constraints) when HttpApi decodes it. Parse options the schema
+ * declares itself (a body's `onExcessProperty: "error"`) are kept.
+ */
 export const reportFieldErrors = <S extends Schema.Schema.Any>(schema: S): S =>
   schema.annotations({
-    parseOptions: { errors: "all" },
+    parseOptions: { ...Option.getOrUndefined(SchemaAST.getParseOptionsAnnotation(schema.ast)), errors: "all" },
     message: (issue) => ({
       message: `${marker}${JSON.stringify(Schema.encodeSync(Schema.Array(FieldError.FieldError))(FieldError.fromParseIssue(issue)))}`,
       override: true

@@ -1,13 +1,25 @@
 import { Schema } from "effect"
 import { Page } from "@payrail/core"
 
+const decimalDigits = "^[1-9][0-9]{0,2}$"
+
+/**
+ * A page size in the query: plain decimal digits without sign, spaces, leading zeros, exponent or radix prefix
+ * (`0x10` and `1e2` are field errors, not 16 and 100), from 1 to the maximum page size.
+ */
+export const Limit = Schema.String.pipe(
+  Schema.filter((text) => new RegExp(decimalDigits).test(text), {
+    description: `a decimal integer from 1 to ${Page.maxLimit}`,
+    jsonSchema: { pattern: decimalDigits }
+  }),
+  Schema.compose(Schema.NumberFromString),
+  Schema.between(1, Page.maxLimit, { description: `a decimal integer from 1 to ${Page.maxLimit}` })
+)
+
 /** `limit` (1-100, default 20) and `cursor` (a previous page's `nextCursor`), as every list takes them. */
 export const pageParams = {
   limit: Schema.optional(
-    Schema.NumberFromString.pipe(
-      Schema.int({ description: "an integer" }),
-      Schema.between(1, Page.maxLimit, { description: `an integer from 1 to ${Page.maxLimit}` })
-    ).annotations({ description: `Page size, 1 to ${Page.maxLimit} (default ${Page.defaultLimit})` })
+    Limit.annotations({ description: `Page size, 1 to ${Page.maxLimit} (default ${Page.defaultLimit})` })
   ),
   cursor: Schema.optional(Schema.String.annotations({ description: "The `nextCursor` of the previous page" }))
 }

@@ -17,7 +17,10 @@ export const CreateExternalAccountRequest = Schema.Struct({
   ownershipType: optional(OwnershipType),
   defaultUmaDepositAccount: optional(Schema.Boolean),
   accountInfo: ExternalAccountInfo.ExternalAccountInfo
-}).annotations({ identifier: "CreateExternalAccountRequest", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "CreateExternalAccountRequest",
+  parseOptions: { errors: "all", onExcessProperty: "error" }
+})
 export type CreateExternalAccountRequest = typeof CreateExternalAccountRequest.Type
 
 /** Methods of proving control of a wallet. Only `WALLET_SIGNATURE` is offered. */
@@ -26,7 +29,7 @@ export const ChallengeMethod = Schema.Literal("WALLET_SIGNATURE")
 /** Body of `POST …/external-accounts/{id}/challenge`. */
 export const OwnershipChallengeRequest = Schema.Struct({
   method: ChallengeMethod
-}).annotations({ identifier: "OwnershipChallengeRequest", parseOptions: { errors: "all" } })
+}).annotations({ identifier: "OwnershipChallengeRequest", parseOptions: { errors: "all", onExcessProperty: "error" } })
 
 /** The challenge: the exact message the wallet signs, and until when it can be answered. */
 export const OwnershipChallenge = Schema.Struct({
@@ -40,5 +43,8 @@ export type OwnershipChallenge = typeof OwnershipChallenge.Type
 export const OwnershipVerificationRequest = Schema.Struct({
   signature: FieldFormat.Text(2048),
   signatureScheme: optional(Schema.Literal("bip137", "electrum"))
-}).annotations({ identifier: "OwnershipVerificationRequest", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "OwnershipVerificationRequest",
+  parseOptions: { errors: "all", onExcessProperty: "error" }
+})
 export type OwnershipVerificationRequest = typeof OwnershipVerificationRequest.Type

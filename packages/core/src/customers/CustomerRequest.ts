@@ -39,7 +39,7 @@ export const CreateBusinessCustomer = Schema.Struct({
 /** Body of `POST /customers`, discriminated by `customerType`. Decoding reports every invalid field. */
 export const CreateCustomerRequest = Schema.Union(CreateIndividualCustomer, CreateBusinessCustomer).annotations({
   identifier: "CreateCustomerRequest",
-  parseOptions: { errors: "all" }
+  parseOptions: { errors: "all", onExcessProperty: "error" }
 })
 export type CreateCustomerRequest = typeof CreateCustomerRequest.Type
 
@@ -72,6 +72,6 @@ export const UpdateBusinessCustomer = Schema.Struct({
 /** Body of `PATCH /customers/{id}`, discriminated by `customerType`. Decoding reports every invalid field. */
 export const UpdateCustomerRequest = Schema.Union(UpdateIndividualCustomer, UpdateBusinessCustomer).annotations({
   identifier: "UpdateCustomerRequest",
-  parseOptions: { errors: "all" }
+  parseOptions: { errors: "all", onExcessProperty: "error" }
 })
 export type UpdateCustomerRequest = typeof UpdateCustomerRequest.Type

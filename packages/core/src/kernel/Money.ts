@@ -7,15 +7,23 @@ import { Currency } from "./Currency.js"
  * rounded by a JSON parser.
  */
 
+/**
+ * A strictly positive amount in minor units of at most `maxMinor` (itself at most `Number.MAX_SAFE_INTEGER`), for an
+ * operation whose limit is lower than what the wire carries: the JSON Schema states that limit, not the wire's.
+ */
+export const positiveAmountMinorUpTo = (maxMinor: number) =>
+  Schema.Number.pipe(
+    Schema.int({ description: "an integer number of minor units" }),
+    Schema.positive({ description: "a positive number of minor units" }),
+    Schema.lessThanOrEqualTo(Math.min(maxMinor, Number.MAX_SAFE_INTEGER), {
+      description: `at most ${Math.min(maxMinor, Number.MAX_SAFE_INTEGER)} minor units`
+    })
+  )
+
 /** A strictly positive amount in minor units, at most `Number.MAX_SAFE_INTEGER`. */
-export const PositiveAmountMinor = Schema.Number.pipe(
-  Schema.int({ description: "an integer number of minor units" }),
-  Schema.positive({ description: "a positive number of minor units" }),
-  Schema.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER, {
-    description: `at most ${Number.MAX_SAFE_INTEGER} minor units`
-  }),
-  Schema.annotations({ identifier: "PositiveAmountMinor" })
-)
+export const PositiveAmountMinor = positiveAmountMinorUpTo(Number.MAX_SAFE_INTEGER).annotations({
+  identifier: "PositiveAmountMinor"
+})
 
 /** An amount with its currency, as the API shows balances: `{amount, currency: {code, name, decimals, symbol?}}`. */
 export const CurrencyAmount = Schema.Struct({

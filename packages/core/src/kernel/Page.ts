@@ -1,6 +1,8 @@
 import { DateTime, Effect, Option, Schema } from "effect"
+import { FieldFormat } from "@payrail/account-formats"
 import { FieldError } from "./FieldError.js"
 import { InvalidInput } from "./InvalidInput.js"
+import { Timestamp } from "./Timestamp.js"
 
 /**
  * Keyset pagination. Lists are ordered newest first by `(createdAt, id)`; a cursor is the key of the last row of
@@ -30,10 +32,11 @@ export interface Page<A> {
 export const defaultLimit = 20
 export const maxLimit = 100
 
-// The cursor's text: base64url (unpadded) of the JSON `[createdAt, id]`.
+// The cursor's text: base64url (unpadded) of the JSON `[createdAt, id]`. A forged one reaches the store only if
+// the store can hold it: a timestamp of the years 0001-9999 and an id of storable text.
 const CursorText = Schema.compose(
   Schema.StringFromBase64Url,
-  Schema.parseJson(Schema.Tuple(Schema.DateTimeUtc, Schema.String))
+  Schema.parseJson(Schema.Tuple(Timestamp, FieldFormat.Text(255)))
 )
 const encodeCursorText = Schema.encodeSync(CursorText)
 const decodeCursorText = Schema.decodeUnknown(CursorText)

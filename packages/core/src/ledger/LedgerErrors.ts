@@ -23,12 +23,15 @@ export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   code: Schema.tag("CONFLICT"),
   reason: Schema.String,
-  details: Schema.Struct({ rule: Schema.Literal("exists_with_different_posting"), idempotencyKey: Schema.String })
+  details: Schema.Struct({ rule: Schema.Literal("exists_with_different_posting") }),
+  /** The key as the ledger stores it, for logs; outside `details`, so it never reaches an error body. */
+  idempotencyKey: Schema.optional(Schema.String)
 }) {
   static of(idempotencyKey: string): IdempotencyKeyReused {
     return new IdempotencyKeyReused({
       reason: "The idempotency key was already used for a different posting",
-      details: { rule: "exists_with_different_posting", idempotencyKey }
+      details: { rule: "exists_with_different_posting" },
+      idempotencyKey
     })
   }
 }

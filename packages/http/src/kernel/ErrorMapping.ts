@@ -79,7 +79,8 @@ const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
   const methods = allowedMethods(path)
   if (methods.length === 0) {
     return Effect.fail(
-      new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: `No route for ${request.method} ${path}` })
+      // The reason names no part of the path: an error never repeats what the client sent.
+      new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: "No route matches this path" })
     )
   }
   const error = new HttpErrors.MethodNotAllowed({

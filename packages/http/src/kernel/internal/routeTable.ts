@@ -10,7 +10,7 @@ const toPattern = (path: string): RegExp =>
     `^${path
       .split("/")
       .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/")}/?$`
+      .join("/")}$`
   )
 
 /** The methods the API accepts on a path, for answering 405 with an `Allow` header instead of 404. */
