@@ -1,5 +1,6 @@
 import type { HttpApp } from "@effect/platform"
 import { Context, type Duration, Effect, Layer, Option, Ref, Schedule } from "effect"
+import { Listener } from "./HttpListener.js"
 
 /** Counts requests being handled, so a shutdown can wait for them instead of cutting them off. */
 export class InFlight extends Context.Tag("@payrail/server/InFlight")<InFlight, Ref.Ref<number>>() {}
@@ -17,22 +18,30 @@ export const track =
     )
 
 /**
- * A layer whose release waits until no request is in flight, or `timeout` passes. Built after the HTTP server,
- * it is released before it: in-flight requests finish before the server closes.
+ * A layer whose release is the graceful shutdown, bounded by `timeout` whatever clients do: it stops accepting
+ * connections and closes the idle ones, lets in-flight requests finish (their responses ask the client to close the
+ * connection), and when none is left or `timeout` has passed, destroys every connection still open. Built after
+ * the HTTP server, it is released before it.
  */
-export const drainOnShutdown = (timeout: Duration.DurationInput): Layer.Layer<never, never, InFlight> =>
+export const drainOnShutdown = (timeout: Duration.DurationInput): Layer.Layer<never, never, InFlight | Listener> =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const counter = yield* InFlight
+      const listener = yield* Listener
       yield* Effect.addFinalizer(() =>
         Effect.gen(function* () {
+          yield* listener.stopAccepting
           const pending = yield* Ref.get(counter)
           if (pending > 0) yield* Effect.logInfo(`shutting down: waiting for ${pending} request(s) in flight`)
+          // Finalizers run uninterruptibly: without `interruptible`, the timeout could not stop the wait.
           const drained = yield* Ref.get(counter).pipe(
             Effect.repeat({ until: (n) => n === 0, schedule: Schedule.spaced("50 millis") }),
+            Effect.interruptible,
             Effect.timeoutOption(timeout)
           )
           if (Option.isNone(drained)) yield* Effect.logWarning("shutting down with requests still in flight")
+          // Keep-alive connections between requests, and requests whose clients stopped sending.
+          yield* listener.closeAll
         })
       )
     })

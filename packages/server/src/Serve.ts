@@ -3,12 +3,13 @@ import type { PlatformError } from "@effect/platform/Error"
 import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
 import type { Errors } from "@payrail/core"
-import { createServer } from "node:http"
 import { PayrailHttp } from "@payrail/http"
 import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
 import * as Banner from "./Banner.js"
 import * as Bootstrap from "./Bootstrap.js"
+import * as BoundedBody from "./BoundedBody.js"
+import * as HttpListener from "./HttpListener.js"
 import * as InFlight from "./InFlight.js"
 import { baseUrl, type ServerConfig } from "./ServerConfig.js"
 
@@ -19,18 +20,19 @@ import { baseUrl, type ServerConfig } from "./ServerConfig.js"
 export const layer = (
   settings: ServerConfig
 ): Layer.Layer<
-  InFlight.InFlight,
+  InFlight.InFlight | HttpListener.Listener,
   Errors.StoreFailure | Errors.PlatformNotFound | HttpServerError.ServeError | PlatformError | ParseResult.ParseError
 > => {
   const app = AppLayer.make(settings, "payrail serve")
   const http = Layer.unwrapEffect(
-    Effect.map(InFlight.InFlight, (counter) =>
-      HttpApiBuilder.serve((httpApp) => AccessLog.middleware(InFlight.track(counter)(httpApp)))
+    Effect.map(Effect.all([InFlight.InFlight, HttpListener.Listener]), ([counter, listener]) =>
+      HttpApiBuilder.serve((httpApp) =>
+        AccessLog.middleware(
+          InFlight.track(counter)(HttpListener.closeWhenStopping(listener)(BoundedBody.middleware(httpApp)))
+        )
+      ).pipe(Layer.provide(NodeHttpServer.layer(() => listener.server, { port: settings.port, host: settings.host })))
     )
-  ).pipe(
-    Layer.provide(PayrailHttp.layer),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
-  )
+  ).pipe(Layer.provide(PayrailHttp.layer))
   const announce = Layer.effectDiscard(
     Effect.gen(function* () {
       const bootstrap = settings.bootstrap
@@ -45,6 +47,7 @@ export const layer = (
     Layer.provide(http),
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(InFlight.layer),
+    Layer.provideMerge(HttpListener.layer(settings)),
     Layer.provide(app)
   )
 }

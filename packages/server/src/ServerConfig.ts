@@ -15,6 +15,12 @@ export interface ServerConfig {
   readonly logLevel: LogLevel.LogLevel
   readonly logFormat: "pretty" | "logfmt" | "json"
   readonly shutdownTimeoutSeconds: number
+  /** How long a client may take to send a request's headers (`PAYRAIL_HEADERS_TIMEOUT_SECONDS`). */
+  readonly headersTimeoutSeconds: number
+  /** How long a client may take to send a whole request, body included (`PAYRAIL_REQUEST_TIMEOUT_SECONDS`). */
+  readonly requestTimeoutSeconds: number
+  /** How long an idle keep-alive connection stays open (`PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS`). */
+  readonly keepAliveTimeoutSeconds: number
   /** Whether use cases and statements record spans; off unless a tracer is configured (`PAYRAIL_TRACING`). */
   readonly tracing: boolean
 }
@@ -40,6 +46,13 @@ const logLevel = (name: string): Config.Config<LogLevel.LogLevel> =>
     )
   )
 
+/** A whole number of seconds from 1 to 3600 in `name`, else `fallback`. */
+const seconds = (name: string, fallback: number): Config.Config<number> =>
+  Config.integer(name).pipe(
+    Config.validate({ message: "must be between 1 and 3600", validation: (value) => value >= 1 && value <= 3600 }),
+    Config.withDefault(fallback)
+  )
+
 const storageKind = Config.literal("postgres", "pglite", "memory")("PAYRAIL_STORAGE")
 
 /**
@@ -62,8 +75,15 @@ export const config: Config.Config<ServerConfig> = Config.all({
   shutdownTimeoutSeconds: Config.integer("PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS").pipe(
     Config.validate({ message: "must be between 0 and 600", validation: (seconds) => seconds >= 0 && seconds <= 600 }),
     Config.withDefault(10)
-  )
+  ),
+  headersTimeoutSeconds: seconds("PAYRAIL_HEADERS_TIMEOUT_SECONDS", 10),
+  requestTimeoutSeconds: seconds("PAYRAIL_REQUEST_TIMEOUT_SECONDS", 30),
+  keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5)
 }).pipe(
+  Config.validate({
+    message: "PAYRAIL_HEADERS_TIMEOUT_SECONDS must not exceed PAYRAIL_REQUEST_TIMEOUT_SECONDS",
+    validation: (settings) => settings.headersTimeoutSeconds <= settings.requestTimeoutSeconds
+  }),
   Config.map(({ storage, ...rest }) => ({
     ...rest,
     storage: Option.getOrElse(storage, (): StorageKind => (Option.isSome(rest.databaseUrl) ? "postgres" : "pglite"))

@@ -18,11 +18,18 @@ export const freePort = async (): Promise<number> => {
 
 export interface RunningServer {
   readonly baseUrl: string
+  readonly port: number
+  /** The server process's id, to read its resident memory from /proc. */
+  readonly pid: number
   readonly output: () => string
   /** Basic auth header from the banner's sandbox credentials. */
   readonly auth: string
   /** Sends SIGTERM and resolves with the exit code. */
   readonly stop: () => Promise<number | null>
+  /** Resolves with the exit code once the process has exited. */
+  readonly exited: Promise<number | null>
+  /** Sends SIGKILL (cleanup after a failed test). */
+  readonly kill: () => void
 }
 
 /** Starts `payrail serve` as a user would, and waits for its banner. */
@@ -45,6 +52,12 @@ export const startServer = async (env: Record<string, string>): Promise<RunningS
   const clientSecret = /client secret\s+(\S+)/.exec(output)?.[1] ?? ""
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid ?? 0,
+    exited,
+    kill: () => {
+      if (child.exitCode === null) child.kill("SIGKILL")
+    },
     output: () => output,
     auth: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`,
     stop: async () => {

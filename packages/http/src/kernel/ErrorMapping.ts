@@ -55,9 +55,16 @@ const payloadTooLarge = new HttpErrors.PayloadTooLarge({
   reason: `The request body exceeds ${maxBodyBytes} bytes`
 })
 
-// The Node server stops reading at MaxBodySize with a FileSystem size error as the cause.
+/**
+ * The description of the `RequestError` a body reader fails with when the body passes `HttpIncomingMessage.MaxBodySize`:
+ * `mapFailures` answers it 413 `PAYLOAD_TOO_LARGE`.
+ */
+export const bodyTooLargeDescription = "The request body exceeds the size limit"
+
+// @effect/platform's own readers stop at MaxBodySize with "maxBytes exceeded" (Node) or a size error as the cause.
 const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
-  /size|limit|too large/i.test(`${String(error.description ?? "")} ${String(error.cause)}`)
+  error.description === bodyTooLargeDescription ||
+  /maxBytes|size|limit|too large/i.test(`${String(error.description ?? "")} ${String(error.cause)}`)
 
 const declaredLengthTooLarge = (request: HttpServerRequest.HttpServerRequest): boolean => {
   const length = Number(request.headers["content-length"] ?? "0")

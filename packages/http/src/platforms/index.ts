@@ -1,1 +1,2 @@
 export * as AuthenticationLive from "./AuthenticationLive.js"
+export * as EndpointPermissions from "./EndpointPermissions.js"

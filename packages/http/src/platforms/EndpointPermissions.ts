@@ -1,0 +1,50 @@
+import { HttpApi } from "@effect/platform"
+import type { ApiToken } from "@payrail/core"
+import { PayrailApi } from "@payrail/api"
+
+type Permission = ApiToken.Permission
+
+/**
+ * The permission each authenticated endpoint requires, by group and endpoint name. Authentication checks it before
+ * anything of the request is decoded, so a token without it gets 403 whatever its path, query or body hold, and its
+ * body is never read. The handlers check the same permission again.
+ */
+const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
+  customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
+  internalAccounts: {
+    list: "VIEW",
+    listForCustomers: "VIEW",
+    get: "VIEW",
+    listForPlatform: "VIEW",
+    fund: "TRANSACT"
+  },
+  externalAccounts: {
+    createForCustomers: "MANAGE",
+    listForCustomers: "VIEW",
+    getForCustomers: "VIEW",
+    deleteForCustomers: "MANAGE",
+    challengeForCustomers: "MANAGE",
+    verifyForCustomers: "MANAGE",
+    createForPlatform: "MANAGE",
+    listForPlatform: "VIEW",
+    getForPlatform: "VIEW",
+    deleteForPlatform: "MANAGE",
+    challengeForPlatform: "MANAGE",
+    verifyForPlatform: "MANAGE"
+  }
+}
+
+const byRoute = (() => {
+  const routes = new Map<string, Permission>()
+  HttpApi.reflect(PayrailApi.PayrailApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint, group }) => {
+      const permission = table[group.identifier]?.[endpoint.name]
+      if (permission !== undefined) routes.set(`${endpoint.method} ${endpoint.path}`, permission)
+    }
+  })
+  return routes
+})()
+
+/** The permission the endpoint at `method` and route pattern `path` requires; undefined when it needs none. */
+export const required = (method: string, path: string): Permission | undefined => byRoute.get(`${method} ${path}`)
