@@ -15,4 +15,10 @@ export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerE
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
 export { IdempotencyKeyReused, InsufficientFunds, InvalidPosting, ReservationSettled } from "./ledger/LedgerErrors.js"
-export { PermissionDenied, PlatformNotFound, SandboxOnly, Unauthenticated } from "./platforms/PlatformErrors.js"
+export {
+  ApiTokenNotFound,
+  PermissionDenied,
+  PlatformNotFound,
+  SandboxOnly,
+  Unauthenticated
+} from "./platforms/PlatformErrors.js"

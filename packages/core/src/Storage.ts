@@ -1,4 +1,4 @@
-import type { ApiTokenRepo, PlatformRepo } from "./platforms/index.js"
+import type { ApiTokenRepo, CredentialChanges, PlatformRepo } from "./platforms/index.js"
 import type { AuthMethodRepo, ExternalAccountRepo, InternalAccountRepo } from "./accounts/index.js"
 import type { CustomerRepo } from "./customers/index.js"
 import type { Ledger } from "./ledger/index.js"
@@ -9,6 +9,7 @@ export type Services =
   | UnitOfWork.UnitOfWork
   | PlatformRepo.PlatformRepo
   | ApiTokenRepo.ApiTokenRepo
+  | CredentialChanges.CredentialChanges
   | CustomerRepo.CustomerRepo
   | Outbox.Outbox
   | Ledger.Ledger

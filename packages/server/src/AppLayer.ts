@@ -1,6 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import path from "node:path"
-import { Domain, Errors, Ids, type Storage } from "@payrail/core"
+import { CredentialCache, Domain, Errors, Ids, type Storage } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
@@ -52,5 +52,6 @@ export const make = (
     Layer.provideMerge(storage(settings, owner)),
     Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer),
+    Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
     Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause))
   )

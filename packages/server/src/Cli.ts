@@ -78,8 +78,22 @@ const tokenCreate = Command.make(
     )
 ).pipe(Command.withDescription("Issue an API token; prints its client id and secret once"))
 
+const tokenRevoke = Command.make(
+  "revoke",
+  { clientId: Options.text("client-id").pipe(Options.withDescription("The client id of the token to revoke")) },
+  ({ clientId }) =>
+    withDomain("payrail token revoke")(
+      Effect.gen(function* () {
+        const revoked = yield* (yield* Platforms.Platforms).revokeToken(clientId)
+        yield* Console.log(`revoked ${revoked.id} (${revoked.name}) of ${revoked.platformId}`)
+      })
+    )
+).pipe(
+  Command.withDescription("Revoke an API token: every server sharing the store refuses it from its next request on")
+)
+
 const platform = Command.make("platform").pipe(Command.withSubcommands([platformCreate, platformList]))
-const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate]))
+const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate, tokenRevoke]))
 
 /** The `payrail` command line: serve, migrate, and platform and token administration. */
 export const command = Command.make("payrail").pipe(Command.withSubcommands([serve, migrate, platform, token]))
@@ -95,5 +109,6 @@ export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; read
   { words: ["migrate"], usage: Command.getUsage(migrate) },
   { words: ["platform", "create"], usage: Command.getUsage(platformCreate) },
   { words: ["platform", "list"], usage: Command.getUsage(platformList) },
-  { words: ["token", "create"], usage: Command.getUsage(tokenCreate) }
+  { words: ["token", "create"], usage: Command.getUsage(tokenCreate) },
+  { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) }
 ]

@@ -23,6 +23,8 @@ export interface ServerConfig {
   readonly keepAliveTimeoutSeconds: number
   /** Whether use cases and statements record spans; off unless a tracer is configured (`PAYRAIL_TRACING`). */
   readonly tracing: boolean
+  /** How long verified API credentials are trusted without a storage lookup (0: never cached). */
+  readonly credentialCacheSeconds: number
 }
 
 // `warning` and `none` are the names the configuration table documented before `Config.logLevel` was used.
@@ -72,6 +74,13 @@ export const config: Config.Config<ServerConfig> = Config.all({
   logLevel: logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   logFormat: Config.literal("pretty", "logfmt", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
   tracing: Config.boolean("PAYRAIL_TRACING").pipe(Config.withDefault(false)),
+  credentialCacheSeconds: Config.integer("PAYRAIL_CREDENTIAL_CACHE_SECONDS").pipe(
+    Config.validate({
+      message: "must be between 0 and 3600",
+      validation: (seconds) => seconds >= 0 && seconds <= 3600
+    }),
+    Config.withDefault(5)
+  ),
   shutdownTimeoutSeconds: Config.integer("PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS").pipe(
     Config.validate({ message: "must be between 0 and 600", validation: (seconds) => seconds >= 0 && seconds <= 600 }),
     Config.withDefault(10)

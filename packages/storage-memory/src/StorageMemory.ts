@@ -9,6 +9,7 @@ import * as MemoryState from "./kernel/MemoryState.js"
 import * as MemoryUnitOfWork from "./kernel/MemoryUnitOfWork.js"
 import * as MemoryLedger from "./ledger/MemoryLedger.js"
 import * as MemoryApiTokenRepo from "./platforms/MemoryApiTokenRepo.js"
+import * as MemoryCredentialChanges from "./platforms/MemoryCredentialChanges.js"
 import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
 
 /**
@@ -24,5 +25,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryLedger.layer,
   MemoryInternalAccountRepo.layer,
   MemoryAuthMethodRepo.layer,
-  MemoryExternalAccountRepo.layer
-).pipe(Layer.provide(MemoryState.layer))
+  MemoryExternalAccountRepo.layer,
+  MemoryCredentialChanges.layer
+).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -5,7 +5,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite"
-import { Effect, Layer, type Scope, Stream } from "effect"
+import { Context, Effect, Layer, type Scope, Stream } from "effect"
 import * as PgliteLock from "./PgliteLock.js"
 
 /** The lock failures opening a `dataDir` can fail with (as the `cause` of the `SqlError`). */
@@ -100,6 +100,30 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
   })
 }
 
+/** Notifications of the PGlite database under the `SqlClient` (PGlite runs them in this process). */
+export class Notifications extends Context.Tag("@payrail/storage-postgres/PgliteClient/Notifications")<
+  Notifications,
+  {
+    /**
+     * Calls `onNotify` with the payload of every notification on `channel` from now until the scope closes. It
+     * takes the database session like a statement, so it never runs inside another fiber's unit of work.
+     */
+    readonly listen: (
+      channel: string,
+      onNotify: (payload: string) => void
+    ) => Effect.Effect<void, SqlError, Scope.Scope>
+  }
+>() {}
+
+const makeNotifications = (db: PGlite, session: Effect.Semaphore): Context.Tag.Service<Notifications> => ({
+  listen: (channel, onNotify) =>
+    Effect.acquireRelease(session.withPermits(1)(statement(() => db.listen(channel, onNotify))), (unlisten) =>
+      session
+        .withPermits(1)(statement(() => unlisten()))
+        .pipe(Effect.ignore)
+    )
+})
+
 /**
  * A `SqlClient` over an in-process PGlite database, with the PostgreSQL dialect of `@effect/sql-pg`, so the same
  * statements and migrations run on PGlite and on a PostgreSQL server.
@@ -116,7 +140,11 @@ const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
  */
 export const make = (
   options: Options
-): Effect.Effect<SqlClient.SqlClient, SqlError, Reactivity.Reactivity | Scope.Scope> =>
+): Effect.Effect<
+  { readonly client: SqlClient.SqlClient; readonly notifications: Context.Tag.Service<Notifications> },
+  SqlError,
+  Reactivity.Reactivity | Scope.Scope
+> =>
   Effect.gen(function* () {
     yield* lock(options)
     const db = yield* Effect.acquireRelease(open(options), (db) =>
@@ -128,7 +156,7 @@ export const make = (
       Effect.acquireRelease(session.take(1), () => session.release(1)),
       connection
     )
-    return yield* SqlClient.make({
+    const client = yield* SqlClient.make({
       acquirer: acquire,
       transactionAcquirer: acquire,
       compiler: PgClient.makeCompiler(),
@@ -137,8 +165,16 @@ export const make = (
         ["db.namespace", "pglite"]
       ]
     })
+    return { client, notifications: makeNotifications(db, session) }
   })
 
-/** Provides a `SqlClient` on a PGlite database opened from `options`, and closes the database when released. */
-export const layer = (options: Options = {}): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  Layer.scoped(SqlClient.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))
+/**
+ * Provides a `SqlClient` on a PGlite database opened from `options`, and its `Notifications`, and closes the
+ * database when released.
+ */
+export const layer = (options: Options = {}): Layer.Layer<SqlClient.SqlClient | Notifications, SqlError> =>
+  Layer.scopedContext(
+    Effect.map(make(options), ({ client, notifications }) =>
+      Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, notifications))
+    )
+  ).pipe(Layer.provide(Reactivity.layer))

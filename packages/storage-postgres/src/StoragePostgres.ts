@@ -1,6 +1,6 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Errors, type Storage } from "@payrail/core"
+import { CredentialChanges, Errors, type Storage } from "@payrail/core"
 import { Config, type ConfigError, Effect, Layer, type Redacted } from "effect"
 import * as PgAuthMethodRepo from "./accounts/PgAuthMethodRepo.js"
 import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
@@ -12,16 +12,16 @@ import * as PgLedger from "./ledger/PgLedger.js"
 import * as Migrations from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
+import * as PgCredentialChanges from "./platforms/PgCredentialChanges.js"
+import * as PgliteCredentialChanges from "./platforms/PgliteCredentialChanges.js"
 import * as PgPlatformRepo from "./platforms/PgPlatformRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
-/**
- * Every storage port on the ambient `SqlClient` (PostgreSQL dialect). The schema is migrated before any
- * repository exists, so a built layer always works on an up-to-date schema; migrating an up-to-date database
- * changes nothing. Failing to connect or migrate fails the layer with `StoreFailure`.
- */
-export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
+type Repositories = Exclude<Storage.Services, CredentialChanges.CredentialChanges>
+
+// Every storage port but `CredentialChanges`, which depends on the kind of client, on a migrated schema.
+const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
   PgUnitOfWork.layer,
   PgPlatformRepo.layer,
   PgApiTokenRepo.layer,
@@ -34,11 +34,45 @@ export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**
+ * Every storage port on the ambient `SqlClient` (PostgreSQL dialect). The schema is migrated before any
+ * repository exists, so a built layer always works on an up-to-date schema; migrating an up-to-date database
+ * changes nothing. Failing to connect or migrate fails the layer with `StoreFailure`. A bare `SqlClient` cannot
+ * listen for changes, so credentials are checked against the database on every request: with a `PgClient`, use
+ * `layerPgClient`.
+ */
+export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.merge(
+  repositories,
+  CredentialChanges.unobservable
+)
+
+/**
+ * Every storage port on the ambient `PgClient` of `@effect/sql-pg`, which also listens for changes to tokens and
+ * platforms made by any process (`PgCredentialChanges`), so that verified credentials can be cached safely.
+ */
+export const layerPgClient: Layer.Layer<
+  Storage.Services,
+  Errors.StoreFailure,
+  PgClient.PgClient | SqlClient.SqlClient
+> = Layer.merge(repositories, PgCredentialChanges.layer)
+
+/**
+ * Every storage port on the ambient PGlite client (`PgliteClient.layer`), which sees every change to tokens and
+ * platforms as it commits (`PgliteCredentialChanges`).
+ */
+export const layerPgliteClient: Layer.Layer<
+  Storage.Services,
+  Errors.StoreFailure,
+  PgliteClient.Notifications | SqlClient.SqlClient
+> = Layer.merge(repositories, PgliteCredentialChanges.layer)
+
+/**
  * Every storage port on the PostgreSQL server at `url` (a `postgres://` connection string), through a pool of
  * `@effect/sql-pg` that is closed when the layer is released. The URL stays redacted: it never reaches logs.
  */
 export const layerPostgres = (url: Redacted.Redacted<string>): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
-  layer.pipe(Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed))))
+  layerPgClient.pipe(
+    Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed)))
+  )
 
 /**
  * Every storage port on PGlite, PostgreSQL running in this process: in memory, or in `options.dataDir` where the
@@ -46,7 +80,7 @@ export const layerPostgres = (url: Redacted.Redacted<string>): Layer.Layer<Stora
  * one at a time (see `PgliteClient`). The database is closed when the layer is released.
  */
 export const layerPglite = (options: PgliteClient.Options = {}): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
-  layer.pipe(Layer.provide(PgliteClient.layer(options).pipe(Layer.mapError(openFailed))))
+  layerPgliteClient.pipe(Layer.provide(PgliteClient.layer(options).pipe(Layer.mapError(openFailed))))
 
 /** `layerPostgres` on the server named by the `DATABASE_URL` configuration, which is required. */
 export const layerConfig: Layer.Layer<Storage.Services, Errors.StoreFailure | ConfigError.ConfigError> =

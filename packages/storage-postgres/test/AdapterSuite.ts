@@ -53,7 +53,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger",
             "internal_accounts",
             "auth_methods",
-            "external_accounts"
+            "external_accounts",
+            "credential_changes"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -26,6 +26,11 @@ export class ApiTokenRepo extends Context.Tag("@payrail/core/ApiTokenRepo")<
     readonly findWithPlatform: (
       clientId: string
     ) => Effect.Effect<Option.Option<TokenWithPlatform>, StoreFailure.StoreFailure>
+    /**
+     * Deletes the token with this client id and answers it, or none when there is none. On stores shared by
+     * several processes, the deletion is signalled through `CredentialChanges` to all of them when it commits.
+     */
+    readonly deleteByClientId: (clientId: string) => Effect.Effect<Option.Option<ApiToken>, StoreFailure.StoreFailure>
     /** The platform's tokens, oldest first. */
     readonly listByPlatform: (
       platformId: PlatformId

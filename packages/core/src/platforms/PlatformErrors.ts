@@ -40,6 +40,16 @@ export class PlatformNotFound extends Schema.TaggedError<PlatformNotFound>()("Pl
   }
 }
 
+/** No API token with this client id (operator tooling). The client id is not repeated: it names a credential. */
+export class ApiTokenNotFound extends Schema.TaggedError<ApiTokenNotFound>()("ApiTokenNotFound", {
+  code: Schema.tag("NOT_FOUND"),
+  reason: Schema.String
+}) {
+  static of(): ApiTokenNotFound {
+    return new ApiTokenNotFound({ reason: "API token not found" })
+  }
+}
+
 /** A sandbox-only operation called by a production platform. Code `FORBIDDEN` (403). */
 export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly", {
   code: Schema.tag("FORBIDDEN"),

@@ -2,7 +2,7 @@ import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { ApiToken, ApiTokenId, type Permission } from "./ApiToken.js"
 import * as ApiTokenSecret from "./ApiTokenSecret.js"
 import { ApiTokenRepo } from "./ApiTokenRepo.js"
-import { PlatformNotFound } from "./PlatformErrors.js"
+import { ApiTokenNotFound, PlatformNotFound } from "./PlatformErrors.js"
 import { type Environment, Platform, PlatformConfig, PlatformId, SupportedCurrency } from "./Platform.js"
 import { PlatformRepo } from "./PlatformRepo.js"
 import { Ids, ResourceId, UnitOfWork, type StoreFailure } from "../kernel/index.js"
@@ -28,6 +28,11 @@ export class Platforms extends Context.Tag("@payrail/core/Platforms")<
       readonly name: string
       readonly permissions: ReadonlyArray<Permission>
     }) => Effect.Effect<IssuedToken, PlatformNotFound | StoreFailure.StoreFailure>
+    /**
+     * Revokes the token with this client id: it is deleted, and every process sharing the store refuses it from
+     * the next request on (see `CredentialChanges`). Answers the revoked token.
+     */
+    readonly revokeToken: (clientId: string) => Effect.Effect<ApiToken, ApiTokenNotFound | StoreFailure.StoreFailure>
     readonly list: Effect.Effect<ReadonlyArray<Platform>, StoreFailure.StoreFailure>
   }
 >() {}
@@ -54,49 +59,44 @@ export const layer = Layer.effect(
     const provisioning = yield* PlatformProvisioning
     const now = DateTime.now
     return {
-      create: ({ config, environment, name }) =>
-        Effect.withSpan(
-          Effect.gen(function* () {
-            const createdAt = yield* now
-            const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
-            const platform = new Platform({
-              id,
-              name,
-              environment,
-              config: config ?? defaultConfig,
-              createdAt,
-              updatedAt: createdAt
-            })
-            // The platform and what provisioning opens for it exist together or not at all.
-            yield* store.transaction(Effect.zipRight(platforms.insert(platform), provisioning.provision(platform)))
-            return platform
-          }),
-          "Platforms.create"
-        ),
-      issueToken: ({ name, permissions, platformId }) =>
-        Effect.withSpan(
-          Effect.gen(function* () {
-            const platform = yield* platforms.findById(platformId)
-            if (Option.isNone(platform)) {
-              return yield* Effect.fail(PlatformNotFound.of(platformId))
-            }
-            const credentials = yield* ApiTokenSecret.issue(platform.value.environment).pipe(
-              Effect.provideService(Ids.Ids, ids)
-            )
-            const token = new ApiToken({
-              id: ApiTokenId.make(ResourceId.format("ApiToken", yield* ids.uuid)),
-              platformId,
-              name,
-              clientId: credentials.clientId,
-              secretHash: credentials.secretHash,
-              permissions: [...new Set(permissions)],
-              createdAt: yield* now
-            })
-            yield* store.transaction(tokens.insert(token))
-            return { token, clientSecret: credentials.clientSecret }
-          }),
-          "Platforms.issueToken"
-        ),
+      create: Effect.fn("Platforms.create")(function* ({ config, environment, name }) {
+        const createdAt = yield* now
+        const id = PlatformId.make(ResourceId.format("Platform", yield* ids.uuid))
+        const platform = new Platform({
+          id,
+          name,
+          environment,
+          config: config ?? defaultConfig,
+          createdAt,
+          updatedAt: createdAt
+        })
+        // The platform and what provisioning opens for it exist together or not at all.
+        yield* store.transaction(Effect.zipRight(platforms.insert(platform), provisioning.provision(platform)))
+        return platform
+      }),
+      issueToken: Effect.fn("Platforms.issueToken")(function* ({ name, permissions, platformId }) {
+        const platform = yield* platforms.findById(platformId)
+        if (Option.isNone(platform)) return yield* PlatformNotFound.of(platformId)
+        const credentials = yield* ApiTokenSecret.issue(platform.value.environment).pipe(
+          Effect.provideService(Ids.Ids, ids)
+        )
+        const token = new ApiToken({
+          id: ApiTokenId.make(ResourceId.format("ApiToken", yield* ids.uuid)),
+          platformId,
+          name,
+          clientId: credentials.clientId,
+          secretHash: credentials.secretHash,
+          permissions: [...new Set(permissions)],
+          createdAt: yield* now
+        })
+        yield* store.transaction(tokens.insert(token))
+        return { token, clientSecret: credentials.clientSecret }
+      }),
+      revokeToken: Effect.fn("Platforms.revokeToken")(function* (clientId: string) {
+        const revoked = yield* store.transaction(tokens.deleteByClientId(clientId))
+        if (Option.isNone(revoked)) return yield* ApiTokenNotFound.of()
+        return revoked.value
+      }),
       list: Effect.withSpan(platforms.list, "Platforms.list")
     }
   })

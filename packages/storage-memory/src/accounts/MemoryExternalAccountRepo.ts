@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { ExternalAccount, ExternalAccountRepo, Page } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -22,15 +22,6 @@ const matches = (account: Account, filter: ExternalAccountRepo.ExternalAccountFi
   (filter.currency === undefined || account.currency === filter.currency)
 
 const exists = ExternalAccountRepo.ExternalAccountExists.of()
-
-const removeEntry = <V>(map: Map<string, V>, key: string): (() => void) => {
-  const had = map.has(key)
-  const previous = map.get(key)
-  map.delete(key)
-  return () => {
-    if (had) map.set(key, previous as V)
-  }
-}
 
 const combine = (undos: ReadonlyArray<() => void>) => (): void => {
   for (const undo of [...undos].reverse()) undo()

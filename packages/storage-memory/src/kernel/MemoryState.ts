@@ -29,6 +29,16 @@ export const setEntry = <K, V>(map: Map<K, V>, key: K, value: V): (() => void) =
   }
 }
 
+/** Deletes `map[key]` and returns the undo that restores the entry (if there was one). */
+export const removeEntry = <K, V>(map: Map<K, V>, key: K): (() => void) => {
+  const had = map.has(key)
+  const previous = map.get(key)
+  map.delete(key)
+  return () => {
+    if (had) map.set(key, previous as V)
+  }
+}
+
 export const layer: Layer.Layer<MemoryState> = Layer.scoped(
   MemoryState,
   Effect.gen(function* () {

@@ -1,18 +1,20 @@
 import { Effect, Layer, Option } from "effect"
 import { type ApiToken, ApiTokenRepo } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
+import { CredentialVersion } from "./MemoryCredentialChanges.js"
 import { platformsOf } from "./MemoryPlatformRepo.js"
 
 /**
  * `ApiTokenRepo` in memory, keyed by client id. `findWithPlatform` reads the token and its platform in one
- * synchronous step, so both are as of one moment.
+ * synchronous step, so both are as of one moment; a deletion bumps the credential version in the same step.
  */
-export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, MemoryState> = Layer.effect(
+export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, MemoryState | CredentialVersion> = Layer.effect(
   ApiTokenRepo.ApiTokenRepo,
   Effect.gen(function* () {
     const state = yield* MemoryState
     const tokens = state.table<ApiToken.ApiToken>("apiTokens")
     const platforms = platformsOf(state)
+    const version = yield* CredentialVersion
     return {
       insert: (token) => state.write(() => [undefined, setEntry(tokens, token.clientId, token)]),
       findByClientId: (clientId) => Effect.sync(() => Option.fromNullable(tokens.get(clientId))),
@@ -24,6 +26,13 @@ export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, MemoryState> =
             )
           )
         ),
+      deleteByClientId: (clientId) =>
+        state.write(() => {
+          const token = tokens.get(clientId)
+          if (token === undefined) return [Option.none(), () => {}]
+          version.bump()
+          return [Option.some(token), removeEntry(tokens, clientId)]
+        }),
       listByPlatform: (platformId) =>
         Effect.sync(() => Array.from(tokens.values()).filter((token) => token.platformId === platformId))
     }

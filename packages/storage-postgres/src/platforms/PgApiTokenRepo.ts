@@ -12,7 +12,8 @@ const TokenWithPlatform = Schema.Struct({ token: ApiToken.ApiToken, platform: Pl
  * `ApiTokenRepo` on the `api_tokens` table. `clientId` is unique across platforms by a database constraint, so
  * of two concurrent inserts with one client id exactly one succeeds; the other, like inserting an existing id,
  * fails with `StoreFailure`. `findWithPlatform` is one statement joining `platforms`, so the token and its
- * platform are read as of one moment. A client id containing NUL is not found, without a statement. Tokens and
+ * platform are read as of one moment. A deletion is signalled to every listening server by a trigger when it
+ * commits (migration 0009, `PgCredentialChanges`). A client id containing NUL is not found, without a statement. Tokens and
  * platforms are decoded with the core schemas on every read.
  */
 export const make: Effect.Effect<
@@ -52,6 +53,12 @@ export const make: Effect.Effect<
         WHERE t.client_id = ${clientId}`
   })
 
+  const deleteByClientId = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: record(ApiToken.ApiToken),
+    execute: (clientId) => sql`DELETE FROM api_tokens WHERE client_id = ${clientId} RETURNING record`
+  })
+
   const listByPlatform = SqlSchema.findAll({
     Request: Platform.PlatformId,
     Result: record(ApiToken.ApiToken),
@@ -68,6 +75,10 @@ export const make: Effect.Effect<
     findWithPlatform: (clientId) =>
       storable(clientId)
         ? findWithPlatform(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findWithPlatform")))
+        : Effect.succeedNone,
+    deleteByClientId: (clientId) =>
+      storable(clientId)
+        ? deleteByClientId(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.deleteByClientId")))
         : Effect.succeedNone,
     listByPlatform: (platformId) =>
       listByPlatform(platformId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform")))

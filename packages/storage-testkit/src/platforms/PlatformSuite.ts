@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { ApiTokenRepo, PlatformRepo } from "@payrail/core"
+import { Duration, Effect, Option, Schedule, TestServices } from "effect"
+import { ApiTokenRepo, CredentialChanges, PlatformRepo } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
@@ -8,6 +8,17 @@ import type { Methods } from "../internal/Methods.js"
  * Platforms and API tokens: round-trips, lookups by client id (alone and with the token's platform), scoping of
  * token lists, client ids no token can have.
  */
+// Waits (on the real clock, up to 10 s) until `changes.version` satisfies `ready`, and answers it.
+const versionWhen = (ready: (version: Option.Option<number>) => boolean) =>
+  Effect.flatMap(CredentialChanges.CredentialChanges, (changes) =>
+    TestServices.provideLive(
+      changes.version.pipe(
+        Effect.filterOrFail(ready),
+        Effect.retry(Schedule.spaced(Duration.millis(20)).pipe(Schedule.upTo(Duration.seconds(10))))
+      )
+    )
+  )
+
 export const register = (it: Methods) => {
   it.effect("stores a platform and finds it by id with every field intact", () =>
     Effect.gen(function* () {
@@ -78,6 +89,28 @@ export const register = (it: Methods) => {
       ]) {
         expect(yield* repo.findWithPlatform(clientId)).toEqual(Option.none())
         expect(yield* repo.findByClientId(clientId)).toEqual(Option.none())
+      }
+    })
+  )
+
+  it.effect("deletes a token by client id, answers it once, and signals the change", () =>
+    Effect.gen(function* () {
+      const repo = yield* ApiTokenRepo.ApiTokenRepo
+      const platform = yield* Fixtures.insertPlatform
+      const token = Fixtures.apiToken(platform.id)
+      const kept = Fixtures.apiToken(platform.id)
+      yield* repo.insert(token)
+      yield* repo.insert(kept)
+      // Stores that can observe changes do so within seconds of opening; a store that cannot stays none.
+      const before = yield* versionWhen(Option.isSome).pipe(Effect.orElseSucceed(() => Option.none<number>()))
+      expect(yield* repo.deleteByClientId(token.clientId)).toEqual(Option.some(token))
+      expect(yield* repo.findWithPlatform(token.clientId)).toEqual(Option.none())
+      expect(yield* repo.deleteByClientId(token.clientId)).toEqual(Option.none())
+      expect(yield* repo.deleteByClientId("pk_\u0000")).toEqual(Option.none())
+      expect(yield* repo.listByPlatform(platform.id)).toEqual([kept])
+      if (Option.isSome(before)) {
+        const after = yield* versionWhen((version) => Option.isNone(version) || version.value !== before.value)
+        expect(after).not.toEqual(before)
       }
     })
   )
