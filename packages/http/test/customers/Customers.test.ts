@@ -256,6 +256,23 @@ for (const adapter of adapters) {
         const read = await (await api.request(`${base}/customers/${created.id}`)).json()
         expect(read).toMatchObject({ email: "new@example.com", phoneNumber: "+14155550100" })
       })
+      it("applies all of 16 concurrent PATCHes of one customer", async () => {
+        const created = await (await post(individual())).json()
+        const bodies = Array.from({ length: 16 }, (_, index) =>
+          index % 2 === 0
+            ? { customerType: "INDIVIDUAL", email: `racer${index}@example.com` }
+            : { customerType: "INDIVIDUAL", phoneNumber: `+1415555${String(index).padStart(4, "0")}` }
+        )
+        const results = await Promise.all(
+          bodies.map((body) =>
+            api.request(`${base}/customers/${created.id}`, { method: "PATCH", body: JSON.stringify(body) })
+          )
+        )
+        expect(results.map((response) => response.status)).toEqual(bodies.map(() => 200))
+        const read = await (await api.request(`${base}/customers/${created.id}`)).json()
+        expect(bodies.map((body) => body.email)).toContain(read.email)
+        expect(bodies.map((body) => body.phoneNumber)).toContain(read.phoneNumber)
+      })
     })
 
     describe("GET /customers", () => {
