@@ -28,7 +28,8 @@ import { perRequest, readStatements, resetStatements } from "./statements.js"
 //   BENCH_STORAGES (postgres,pglite by default; for example `postgres` alone), BENCH_ENDPOINTS (all by default; any of
 //   health, getCustomer, listCustomers, createCustomer, fund, comma-separated), BENCH_RUNTIME (`compiled`, as
 //   `npm start` runs the server, by default; `tsx`), BENCH_PGLITE_DIR (`fresh` by default: the PGlite server starts
-//   on a new data directory; `existing`: on one a first server start created and stopped).
+//   on a new data directory; `existing`: on one a first server start created and stopped), BENCH_NODE_FLAGS (Node
+//   options for the reference servers, space-separated, for example `--max-old-space-size=128`).
 
 const seconds = envNumber("BENCH_SECONDS", 6)
 const rounds = Math.round(envNumber("BENCH_ROUNDS", 3))
@@ -44,6 +45,7 @@ const measured = (process.env["BENCH_ENDPOINTS"] ?? endpoints.join(","))
   .filter((name): name is Endpoint => (endpoints as ReadonlyArray<string>).includes(name))
 const fundClients = 16
 const runtime = runtimeFromEnv()
+const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")
 const pgliteDir = process.env["BENCH_PGLITE_DIR"] ?? "fresh"
 if (pgliteDir !== "fresh" && pgliteDir !== "existing")
   throw new Error(`BENCH_PGLITE_DIR must be fresh or existing, not ${pgliteDir}`)
@@ -51,11 +53,11 @@ if (pgliteDir !== "fresh" && pgliteDir !== "existing")
 // Starts the reference server on `storage` as the environment says; on PGlite with BENCH_PGLITE_DIR=existing, after
 // a first server has created the database in the data directory and stopped.
 const startServer = async (storage: "postgres" | "pglite", databaseUrl: string): Promise<ReferenceServer> => {
-  if (storage === "postgres") return startReference({ storage, databaseUrl, runtime })
-  if (pgliteDir === "fresh") return startReference({ storage, runtime })
+  if (storage === "postgres") return startReference({ storage, databaseUrl, runtime, nodeFlags })
+  if (pgliteDir === "fresh") return startReference({ storage, runtime, nodeFlags })
   const dataDir = await temporaryDataDir(storage)
   await (await startReference({ storage, runtime, dataDir })).stop()
-  return startReference({ storage, runtime, dataDir })
+  return startReference({ storage, runtime, dataDir, nodeFlags })
 }
 
 interface Subjects {
@@ -119,6 +121,7 @@ const main = async () => {
       ? "the reference servers run compiled, as npm start runs them (tsc -b, --conditions=payrail-compiled dist/src/bin.js)"
       : "the reference servers run their TypeScript sources through tsx (BENCH_RUNTIME=tsx)"
   )
+  if (nodeFlags.length > 0) console.log(`Node options of the reference servers: ${nodeFlags.join(" ")}`)
   const database = await Cluster.open()
   console.log(database.description)
   if (!database.statements) console.log("pg_stat_statements is not loaded on that server: no statement counts")
