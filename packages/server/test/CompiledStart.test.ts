@@ -56,7 +56,14 @@ describe("the compiled server npm start runs", () => {
     const port = await freePort()
     const child: ChildProcess = spawn(process.execPath, ["scripts/bootstrap.mjs", "start"], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), PAYRAIL_STORAGE: "memory", LOG_LEVEL: "Warning", NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: "",
+        PORT: String(port),
+        PAYRAIL_STORAGE: "memory",
+        LOG_LEVEL: "Warning",
+        NO_COLOR: "1"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -88,7 +95,13 @@ describe("the compiled server npm start runs", () => {
       // The bootstrap's one child still running is the server.
       const [server] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ")
       const command = readFileSync(`/proc/${server}/cmdline`, "utf8").split("\0")
-      expect(command.slice(1, 4)).toEqual([`--conditions=${condition}`, "packages/server/dist/src/bin.js", "serve"])
+      // The V8 heap is capped so that the server stays within the issue's 250 MB on PostgreSQL under load.
+      expect(command.slice(1, 5)).toEqual([
+        "--max-old-space-size=128",
+        `--conditions=${condition}`,
+        "packages/server/dist/src/bin.js",
+        "serve"
+      ])
       expect(command.join(" ")).not.toContain("tsx")
     } finally {
       child.kill("SIGTERM")
