@@ -4,7 +4,7 @@ import { envNumber, runMain } from "./lifecycle.js"
 import { runLoad } from "./load.js"
 import { cpuSeconds } from "./procfs.js"
 import { type Endpoint, endpointLabels, endpoints, referenceLoad, type Seeded, seed } from "./scenario.js"
-import { type ReferenceServer, startReference } from "./servers.js"
+import { type ReferenceServer, runtimeFromEnv, startReference } from "./servers.js"
 import { perRequest, readStatements, resetStatements } from "./statements.js"
 
 // A change measured against the code before it: the reference server of this checkout (control) and of another
@@ -14,7 +14,8 @@ import { perRequest, readStatements, resetStatements } from "./statements.js"
 // medians over rounds, and the experiment's ratio to the control. Run the same root against itself first: the
 // spread of that A/A comparison is the noise a change must exceed. Not part of `pnpm bench`; run
 // `COMPARE_ROOT=/path/to/checkout node --import tsx bench/http/compare.ts`. Environment: COMPARE_ENDPOINTS (default
-// health,getCustomer,fund), COMPARE_SECONDS (default 5), COMPARE_ROUNDS (default 3), BENCH_PG_BIN.
+// health,getCustomer,fund), COMPARE_SECONDS (default 5), COMPARE_ROUNDS (default 3), BENCH_PG_BIN, BENCH_RUNTIME
+// (`compiled` by default, for both checkouts; `tsx` to compare with a checkout that has no compiled start).
 
 const seconds = envNumber("COMPARE_SECONDS", 5)
 const rounds = Math.round(envNumber("COMPARE_ROUNDS", 3))
@@ -54,6 +55,7 @@ const main = async () => {
     const server = await startReference({
       storage: "postgres",
       databaseUrl: db.url,
+      runtime: runtimeFromEnv(),
       ...(root === undefined ? {} : { root })
     })
     return {

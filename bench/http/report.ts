@@ -163,6 +163,8 @@ export const table = (samples: ReadonlyArray<Sample>, subjects: ReadonlyArray<Su
 /** Resident memory of one server: after start, then after each load round. */
 export interface MemoryTrace {
   readonly storage: "postgres" | "pglite"
+  /** What else the line says about the server, such as its data directory being fresh or existing. */
+  readonly note?: string
   readonly afterStartMb: number
   readonly afterRoundMb: ReadonlyArray<number>
 }
@@ -179,7 +181,7 @@ export const memoryReport = (traces: ReadonlyArray<MemoryTrace>): string =>
       const growth = last - first
       const grows = trace.afterRoundMb.length > 1 && growth > growthAllowance(first)
       return [
-        `${subjectLabels[trace.storage].padEnd(11)} RSS after start ${fixed(trace.afterStartMb, 0)} MB; after rounds ${trace.afterRoundMb.map((mb) => fixed(mb, 0)).join(", ")} MB`,
+        `${subjectLabels[trace.storage]}${trace.note === undefined ? "" : ` (${trace.note})`} RSS after start ${fixed(trace.afterStartMb, 0)} MB; after rounds ${trace.afterRoundMb.map((mb) => fixed(mb, 0)).join(", ")} MB`,
         `  <= ${ceiling} MB: ${peak <= ceiling ? "met" : "MISSED"} (peak ${fixed(peak, 0)} MB); no growth across rounds: ${trace.afterRoundMb.length < 2 ? "not judged (one round)" : grows ? `MISSED (+${fixed(growth, 0)} MB)` : `met (${growth >= 0 ? "+" : ""}${fixed(growth, 0)} MB, allowance ${fixed(growthAllowance(first), 0)} MB)`}`
       ].join("\n")
     })

@@ -6,7 +6,14 @@ import { fundScript, readFunding, runPgbench } from "./pgbench.js"
 import { cpuSeconds, rssMb, treeCpuSeconds } from "./procfs.js"
 import { baselineOf, type MemoryTrace, memoryReport, runLine, type Sample, type Subject, table } from "./report.js"
 import { type Endpoint, endpoints, rawLoad, referenceLoad, type Seeded, seed } from "./scenario.js"
-import { type ReferenceServer, type ServerProcess, startRaw, startReference } from "./servers.js"
+import {
+  type ReferenceServer,
+  runtimeFromEnv,
+  type ServerProcess,
+  startRaw,
+  startReference,
+  temporaryDataDir
+} from "./servers.js"
 import { perRequest, readStatements, resetStatements } from "./statements.js"
 
 // Requests per second, p50 and p99 of the reference server (packages/server, `serve`) on PostgreSQL and on PGlite,
@@ -19,7 +26,10 @@ import { perRequest, readStatements, resetStatements } from "./statements.js"
 //   BENCH_CUSTOMERS (seeded per server, default 100), BENCH_DATABASE_URL (use that PostgreSQL server instead of
 //   starting a cluster; a database is created and dropped in it), BENCH_PG_BIN (PostgreSQL's bin directory),
 //   BENCH_STORAGES (postgres,pglite by default; for example `postgres` alone), BENCH_ENDPOINTS (all by default; any of
-//   health, getCustomer, listCustomers, createCustomer, fund, comma-separated).
+//   health, getCustomer, listCustomers, createCustomer, fund, comma-separated), BENCH_RUNTIME (`compiled`, as
+//   `npm start` runs the server, by default; `tsx`), BENCH_PGLITE_DIR (`fresh` by default: the PGlite server starts
+//   on a new data directory; `existing`: on one a first server start created and stopped), BENCH_NODE_FLAGS (Node
+//   options for the reference servers, space-separated, for example `--max-old-space-size=128`).
 
 const seconds = envNumber("BENCH_SECONDS", 6)
 const rounds = Math.round(envNumber("BENCH_ROUNDS", 3))
@@ -34,6 +44,21 @@ const measured = (process.env["BENCH_ENDPOINTS"] ?? endpoints.join(","))
   .map((name) => name.trim())
   .filter((name): name is Endpoint => (endpoints as ReadonlyArray<string>).includes(name))
 const fundClients = 16
+const runtime = runtimeFromEnv()
+const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")
+const pgliteDir = process.env["BENCH_PGLITE_DIR"] ?? "fresh"
+if (pgliteDir !== "fresh" && pgliteDir !== "existing")
+  throw new Error(`BENCH_PGLITE_DIR must be fresh or existing, not ${pgliteDir}`)
+
+// Starts the reference server on `storage` as the environment says; on PGlite with BENCH_PGLITE_DIR=existing, after
+// a first server has created the database in the data directory and stopped.
+const startServer = async (storage: "postgres" | "pglite", databaseUrl: string): Promise<ReferenceServer> => {
+  if (storage === "postgres") return startReference({ storage, databaseUrl, runtime, nodeFlags })
+  if (pgliteDir === "fresh") return startReference({ storage, runtime, nodeFlags })
+  const dataDir = await temporaryDataDir(storage)
+  await (await startReference({ storage, runtime, dataDir })).stop()
+  return startReference({ storage, runtime, dataDir, nodeFlags })
+}
 
 interface Subjects {
   readonly database: Cluster.Database
@@ -91,6 +116,12 @@ const main = async () => {
     `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), shared by the servers, PostgreSQL, pgbench and autocannon`
   )
   console.log(`1-minute load average at the start: ${started}`)
+  console.log(
+    runtime === "compiled"
+      ? "the reference servers run compiled, as npm start runs them (tsc -b, --conditions=payrail-compiled dist/src/bin.js)"
+      : "the reference servers run their TypeScript sources through tsx (BENCH_RUNTIME=tsx)"
+  )
+  if (nodeFlags.length > 0) console.log(`Node options of the reference servers: ${nodeFlags.join(" ")}`)
   const database = await Cluster.open()
   console.log(database.description)
   if (!database.statements) console.log("pg_stat_statements is not loaded on that server: no statement counts")
@@ -98,8 +129,12 @@ const main = async () => {
   const servers: Array<{ server: ReferenceServer; seeded: Seeded }> = []
   const memory: Array<{ server: ReferenceServer; trace: MemoryTrace & { afterRoundMb: Array<number> } }> = []
   for (const storage of storages) {
-    const server = await startReference({ storage, ...(storage === "postgres" ? { databaseUrl: database.url } : {}) })
-    memory.push({ server, trace: { storage, afterStartMb: rssMb(server.pid), afterRoundMb: [] } })
+    const server = await startServer(storage, database.url)
+    const note = storage === "pglite" ? `${pgliteDir} data directory` : undefined
+    memory.push({
+      server,
+      trace: { storage, ...(note === undefined ? {} : { note }), afterStartMb: rssMb(server.pid), afterRoundMb: [] }
+    })
     servers.push({ server, seeded: await seed(server, customers) })
   }
   const onPostgres = servers.find(({ server }) => server.storage === "postgres")

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -96,6 +97,13 @@ export const startRaw = async (): Promise<ServerProcess> => {
   )
 }
 
+/** A temporary data directory for a server on `storage`, deleted when the bench ends. */
+export const temporaryDataDir = async (storage: "postgres" | "pglite"): Promise<string> => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `payrail-bench-http-${storage}-`))
+  defer(`the ${storage} server's data directory`, () => rm(dataDir, { recursive: true, force: true }))
+  return dataDir
+}
+
 const SandboxCredentials = (value: unknown): { platformId: string; clientId: string; clientSecret: string } => {
   const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
   const { clientId, clientSecret, platformId } = record
@@ -106,19 +114,63 @@ const SandboxCredentials = (value: unknown): { platformId: string; clientId: str
 }
 
 /**
- * The reference server (`packages/server/src/bin.ts serve` through tsx) on PostgreSQL at `databaseUrl`, or on
- * PGlite in a temporary data directory, with LOG_LEVEL=warning. Its first start bootstraps a sandbox platform
- * whose credentials it keeps in `<data dir>/sandbox-credentials.json`; they are read from there. `nodeFlags` go
- * before the script (for example `--cpu-prof`); `root` is the checkout whose server runs (default: this one).
+ * How the reference server runs: `compiled` as `npm start` runs it in production (the packages built with an
+ * incremental `tsc -b`, `node --max-old-space-size=128 --conditions=payrail-compiled packages/server/dist/src/bin.js`),
+ * or `tsx` (the TypeScript sources through the tsx loader, as before `npm start` ran compiled JavaScript; about
+ * 100 MB more).
+ */
+export type Runtime = "compiled" | "tsx"
+
+/** `BENCH_RUNTIME`: `compiled` (default) or `tsx`. */
+export const runtimeFromEnv = (): Runtime => {
+  const value = process.env["BENCH_RUNTIME"] ?? "compiled"
+  if (value !== "compiled" && value !== "tsx") throw new Error(`BENCH_RUNTIME must be compiled or tsx, not ${value}`)
+  return value
+}
+
+/** Whether the checkout at `checkout` can run compiled (its packages export the `payrail-compiled` condition). */
+export const runsCompiled = (checkout: string): boolean => {
+  const manifest: unknown = JSON.parse(readFileSync(path.join(checkout, "packages/server/package.json"), "utf8"))
+  return JSON.stringify(manifest).includes('"payrail-compiled"')
+}
+
+const built = new Set<string>()
+
+// `tsc -b` of the server and the packages it references, once per checkout and bench run (incremental: quick when
+// nothing changed since the last build).
+const build = (checkout: string) => {
+  if (built.has(checkout)) return
+  execFileSync(process.execPath, [path.join(checkout, "node_modules/typescript/bin/tsc"), "-b", "packages/server"], {
+    cwd: checkout,
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  built.add(checkout)
+}
+
+/** The node arguments that run `payrail serve` of the checkout at `checkout` the way `runtime` says. */
+const serveArgs = (checkout: string, runtime: Runtime): ReadonlyArray<string> => {
+  if (runtime === "tsx") return ["--import", "tsx", path.join(checkout, "packages/server/src/bin.ts"), "serve"]
+  if (!runsCompiled(checkout)) throw new Error(`${checkout} has no payrail-compiled exports: use BENCH_RUNTIME=tsx`)
+  build(checkout)
+  return ["--conditions=payrail-compiled", path.join(checkout, "packages/server/dist/src/bin.js"), "serve"]
+}
+
+/**
+ * The reference server (`payrail serve`, compiled unless `runtime` is `tsx`) on PostgreSQL at `databaseUrl`, or on
+ * PGlite, with LOG_LEVEL=warning. Its data directory is `dataDir`, or a temporary one deleted at the end; the first
+ * start on a directory bootstraps a sandbox platform whose credentials it keeps in
+ * `<data dir>/sandbox-credentials.json`; they are read from there. `nodeFlags` go before the script (for example
+ * `--cpu-prof`); `root` is the checkout whose server runs (default: this one).
  */
 export const startReference = async (options: {
   readonly storage: "postgres" | "pglite"
   readonly databaseUrl?: string
   readonly nodeFlags?: ReadonlyArray<string>
   readonly root?: string
+  readonly runtime?: Runtime
+  readonly dataDir?: string
 }): Promise<ReferenceServer> => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), `payrail-bench-http-${options.storage}-`))
-  defer(`the ${options.storage} server's data directory`, () => rm(dataDir, { recursive: true, force: true }))
+  const dataDir = options.dataDir ?? (await temporaryDataDir(options.storage))
   const port = await freePort()
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const name of Object.keys(env)) if (name.startsWith("PAYRAIL_") || name === "DATABASE_URL") delete env[name]
@@ -130,14 +182,12 @@ export const startReference = async (options: {
     PAYRAIL_DATA_DIR: dataDir,
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
   })
-  const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${options.root === undefined ? "" : ` (${options.root})`}`
-  const args = [
-    ...(options.nodeFlags ?? []),
-    "--import",
-    "tsx",
-    path.join(options.root ?? root, "packages/server/src/bin.ts"),
-    "serve"
-  ]
+  const runtime = options.runtime ?? "compiled"
+  const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${runtime === "tsx" ? " through tsx" : ""}${options.root === undefined ? "" : ` (${options.root})`}`
+  // npm start caps the compiled server's V8 heap at 128 MB (scripts/bootstrap.mjs); a limit in `nodeFlags` comes later
+  // on the command line and wins.
+  const heapCap = runtime === "compiled" ? ["--max-old-space-size=128"] : []
+  const args = [...heapCap, ...(options.nodeFlags ?? []), ...serveArgs(options.root ?? root, runtime)]
   const server = await startNode(label, args, env, port, "/health", 180_000)
   // The banner (and the credentials file) come after the listener is up: wait until the file holds a whole document.
   const file = path.join(dataDir, "sandbox-credentials.json")

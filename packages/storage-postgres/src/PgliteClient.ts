@@ -1,4 +1,7 @@
-import { mkdir } from "node:fs/promises"
+import { spawn } from "node:child_process"
+import { access, mkdir } from "node:fs/promises"
+import { createRequire } from "node:module"
+import path from "node:path"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -81,19 +84,68 @@ const lock = (options: Options): Effect.Effect<void, SqlError, Scope.Scope> =>
       )
     : Effect.void
 
+// One process with a handful of connections' worth of work: PostgreSQL's default 128 MB of shared buffers is
+// resident memory in the WASM heap, most of it never useful here.
+const postgresqlconf = ["shared_buffers = 16MB"]
+
+// PGlite itself, as `require` finds it from here: the initdb process below runs plain CommonJS, with no loader.
+const pgliteModule = createRequire(import.meta.url).resolve("@electric-sql/pglite")
+
+// The initdb process: creates the database (PGlite runs initdb on an empty directory) and closes it. It stops when
+// its parent does (the IPC channel closes), so it never writes into a directory another process may have taken over.
+const initdbScript = `
+process.on("disconnect", () => process.exit(1))
+const { module, options } = JSON.parse(process.argv[1])
+require(module).PGlite.create(options)
+  .then((db) => db.close())
+  .then(() => process.exit(0), (error) => { console.error(error); process.exit(1) })
+`
+
+const hasDatabase = (dataDir: string): Promise<boolean> =>
+  access(path.join(dataDir, "PG_VERSION")).then(
+    () => true,
+    () => false
+  )
+
+/**
+ * Creates the database in the empty directory `dataDir` (initdb) in a child process, and resolves once that process
+ * has closed it and exited. initdb grows the WebAssembly memory of the PGlite instance running it, which never
+ * shrinks, and leaves a few hundred MB of freed buffers that the allocator keeps: run in the serving process (even
+ * in an instance closed first, or in a worker thread) that memory stayed resident for the process's lifetime. A
+ * process gives all of it back when it exits, so the serving instance opens an existing database and is as small as
+ * on every later start.
+ */
+const initdb = (dataDir: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["-e", initdbScript, JSON.stringify({ module: pgliteModule, options: { dataDir, postgresqlconf } })],
+      { stdio: ["ignore", "ignore", "pipe", "ipc"] }
+    )
+    let stderr = ""
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once("error", reject)
+    child.once("exit", (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`PGlite's initdb process exited with ${code ?? signal}: ${stderr.trim()}`))
+    )
+  })
+
 const open = (options: Options): Effect.Effect<PGlite, SqlError> => {
   const { dataDir, loadDataDir } = options
   const pgliteOptions: PGliteOptions = {
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(loadDataDir === undefined ? {} : { loadDataDir }),
-    // One process with a handful of connections' worth of work: PostgreSQL's default 128 MB of shared buffers is
-    // resident memory in the WASM heap, most of it never useful here.
-    postgresqlconf: ["shared_buffers = 16MB"]
+    postgresqlconf
   }
   return Effect.tryPromise({
     try: async () => {
-      // PGlite creates the data directory but not its parents; URLs such as `memory://` are not directories.
-      if (isDirectory(dataDir)) await mkdir(dataDir, { recursive: true })
+      if (isDirectory(dataDir)) {
+        // PGlite creates the data directory but not its parents; URLs such as `memory://` are not directories.
+        await mkdir(dataDir, { recursive: true })
+        if (loadDataDir === undefined && !(await hasDatabase(dataDir))) await initdb(dataDir)
+      }
       return PGlite.create(pgliteOptions)
     },
     catch: failure("Failed to open PGlite")
