@@ -53,7 +53,9 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger",
             "internal_accounts",
             "auth_methods",
-            "external_accounts"
+            "external_accounts",
+            "ledger_post_balances",
+            "customer_counts"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

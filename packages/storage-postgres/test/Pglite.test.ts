@@ -10,12 +10,15 @@ import { StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Pglite from "./fixtures/Pglite.js"
 import * as StatementSuite from "./StatementSuite.js"
+import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
 
 StorageConformance.run("pglite", Pglite.layer())
 
 AdapterSuite.register("pglite", Pglite.layer())
 
 StatementSuite.register("pglite", Pglite.layer())
+
+UseCaseStatementSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
   // The 128 MB PostgreSQL default is resident memory in PGlite's heap; one process needs far less.

@@ -7,6 +7,7 @@ import { Migrations, StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
 import * as StatementSuite from "./StatementSuite.js"
+import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
 
 // Without DATABASE_URL every test here is reported as skipped, never as passed.
 describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_URL)", () => {
@@ -15,6 +16,8 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
   AdapterSuite.register("postgres", Postgres.layer)
 
   StatementSuite.register("postgres", Postgres.layer)
+
+  UseCaseStatementSuite.register("postgres", Postgres.layer)
 
   it.live(
     "lets two servers start on one fresh database at once: both come up, the schema is migrated once",
@@ -27,7 +30,7 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
         yield* Effect.all([server, server, server], { concurrency: "unbounded" })
         const sql = yield* SqlClient.SqlClient
         const applied = yield* sql`SELECT migration_id FROM ${sql(Migrations.table)}`
-        expect(applied).toHaveLength(8)
+        expect(applied).toHaveLength((yield* Migrations.loader).length)
       }).pipe(Effect.provide(Postgres.layerClient.pipe(Layer.provideMerge(Postgres.layerDatabase)))),
     { timeout: 60_000 }
   )

@@ -89,9 +89,11 @@ export const layer = Layer.effect(
                 ]
               })
               .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die }))
-            const balance = yield* ledger
-              .balance(platform.id, account.id)
-              .pipe(Effect.catchTag("InvalidPosting", Effect.die))
+            // The funded account is guarded, so the posting answers its balance: no second read under its lock.
+            const balance = yield* Option.match(Ledger.balanceAfter(result, account.id), {
+              onNone: () => Effect.dieMessage(`ledger.post answered no balance of ${account.id}`),
+              onSome: Effect.succeed
+            })
             const view = toView(account, balance)
             // A replay applied nothing, so it records nothing; it answers with the balance as it is now.
             if (result.applied) {

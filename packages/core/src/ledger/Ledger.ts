@@ -1,4 +1,4 @@
-import { Context, type Effect, Either } from "effect"
+import { Context, type Effect, Either, Option } from "effect"
 import {
   type IdempotencyKeyReused,
   type InsufficientFunds,
@@ -57,10 +57,17 @@ export interface Posting {
   readonly description: string
 }
 
-/** The outcome of `post`: the posting's id and whether this call applied it (`false` on an idempotent replay). */
+/**
+ * The outcome of `post`: the posting's id, whether this call applied it (`false` on an idempotent replay), and the
+ * balances of the posting's guarded accounts, one per account in account id order (byte order). When applied, they
+ * are the balances this posting left, read in the same step that changed them (no concurrent posting in between);
+ * on a replay, the balances as they are now. System accounts are not listed: their balances are sums over their
+ * entries, which `balance` computes on demand.
+ */
 export interface PostResult {
   readonly postingId: PostingId
   readonly applied: boolean
+  readonly balances: ReadonlyArray<Balance>
 }
 
 /**
@@ -75,6 +82,10 @@ export interface Balance {
   readonly pendingDebitsMinor: bigint
   readonly pendingCreditsMinor: bigint
 }
+
+/** The balance of `accountId` that `post` answered with, if it is one of the posting's guarded accounts. */
+export const balanceAfter = (result: PostResult, accountId: string): Option.Option<Balance> =>
+  Option.fromNullable(result.balances.find((balance) => balance.accountId === accountId))
 
 /** Available balance: settled money not reserved by pending debits. */
 export const available = (balance: Balance): bigint => balance.postedMinor - balance.pendingDebitsMinor
@@ -157,11 +168,22 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
      */
     readonly openAccount: (account: LedgerAccount) => Effect.Effect<void, InvalidPosting | StoreFailure.StoreFailure>
     /**
+     * Opens every account as `openAccount` would: idempotent per account, `InvalidPosting` for the first invalid or
+     * conflicting one in the given order (an invalid spec opens nothing). One statement on SQL adapters when none of
+     * the accounts exists yet; none for an empty list. Inside a unit of work a failure leaves nothing; outside one,
+     * accounts opened before a conflict is found stay open, as with separate `openAccount` calls.
+     */
+    readonly openAccounts: (
+      accounts: ReadonlyArray<LedgerAccount>
+    ) => Effect.Effect<void, InvalidPosting | StoreFailure.StoreFailure>
+    /**
      * Records a posting atomically: all entries or none. Checks, in this order: `validatePosting`, then every entry
      * names an account of the platform in the entry's currency (`InvalidPosting`), then the idempotency key (a
      * replay answers `applied: false` with the first posting's id; other content fails with
      * `IdempotencyKeyReused`), then the guards: for each guarded account, its available balance must cover the sum
      * of its debit entries in this posting, checked and applied in one step (`InsufficientFunds` names the account).
+     * Answers with the guarded accounts' balances of that same step (`PostResult.balances`), so a caller needs no
+     * second read.
      */
     readonly post: (
       posting: Posting

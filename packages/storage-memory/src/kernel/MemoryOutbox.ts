@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { type DomainEvent, Outbox } from "@payrail/core"
-import { MemoryState, setEntry } from "./MemoryState.js"
+import { MemoryState, setEntry, undoAll } from "./MemoryState.js"
 
 /** `Outbox` in memory: events in append order. */
 export const layer = Layer.effect(
@@ -9,8 +9,10 @@ export const layer = Layer.effect(
     const state = yield* MemoryState
     // Keyed by a zero-padded sequence number, so insertion order is append order.
     const events = state.table<DomainEvent.DomainEvent>("outbox")
+    const add = (event: DomainEvent.DomainEvent) => setEntry(events, String(events.size).padStart(12, "0"), event)
     return {
-      append: (event) => state.write(() => [undefined, setEntry(events, String(events.size).padStart(12, "0"), event)]),
+      append: (event) => state.write(() => [undefined, add(event)]),
+      appendAll: (all) => state.write(() => [undefined, undoAll(all.map(add))]),
       pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit))
     }
   })

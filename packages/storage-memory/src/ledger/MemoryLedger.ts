@@ -1,6 +1,6 @@
 import { type Context, Effect, Layer } from "effect"
 import { Ledger, type Platform } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface AccountRow {
   readonly account: Ledger.LedgerAccount
@@ -73,6 +73,13 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       return row === undefined ? nothing : setEntry(accounts, move.accountId, apply(row, move))
     }
 
+    // The balances of the posting's guarded accounts as they are now, in account id order, as `PostResult` lists them.
+    const guardedBalances = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Ledger.Balance> =>
+      movesOf(entries).flatMap(({ accountId }) => {
+        const row = accounts.get(accountId)
+        return row !== undefined && row.account.guarded ? [balanceOf(row)] : []
+      })
+
     const apply = (posting: Ledger.Posting, fingerprint: string): Outcome<Ledger.PostResult, never> => {
       sequence += 1
       const id = Ledger.PostingId.make(`Posting:00000000-0000-4000-8000-${hex(sequence)}`)
@@ -105,7 +112,8 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         list.push({ postingId: id, amountMinor })
         undos.push(() => void list.pop())
       }
-      return [Effect.succeed({ postingId: id, applied: true }), () => undos.reverse().forEach((undo) => undo())]
+      const result = { postingId: id, applied: true, balances: guardedBalances(posting.entries) }
+      return [Effect.succeed(result), () => undos.reverse().forEach((undo) => undo())]
     }
 
     const post = (posting: Ledger.Posting) =>
@@ -125,7 +133,10 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
           const existing = keys.get(`${posting.platformId}\u0000${posting.idempotencyKey}`)
           if (existing !== undefined) {
             return postings.get(existing)?.fingerprint === fingerprint
-              ? [Effect.succeed({ postingId: existing, applied: false }), nothing]
+              ? [
+                  Effect.succeed({ postingId: existing, applied: false, balances: guardedBalances(posting.entries) }),
+                  nothing
+                ]
               : [Effect.fail(Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)), nothing]
           }
           for (const move of movesOf(posting.entries)) {
@@ -186,30 +197,42 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       }
     }
 
+    // Opens the valid accounts in one step: all of them, or none when one exists with another spec.
+    const open = (valid: ReadonlyArray<Ledger.LedgerAccount>) =>
+      Effect.flatten(
+        state.write((): Outcome<void, Ledger.InvalidPosting> => {
+          for (const account of valid) {
+            const existing = accounts.get(account.id)?.account
+            const same =
+              existing === undefined ||
+              (existing.platformId === account.platformId &&
+                existing.currency === account.currency &&
+                existing.guarded === account.guarded)
+            if (!same) {
+              const conflict = Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
+              return [Effect.fail(conflict), nothing]
+            }
+          }
+          const undos = valid
+            .filter((account) => !accounts.has(account.id))
+            .map((account) =>
+              setEntry(accounts, account.id, {
+                account,
+                postedMinor: 0n,
+                pendingDebitsMinor: 0n,
+                pendingCreditsMinor: 0n
+              })
+            )
+          return [Effect.void, undoAll(undos)]
+        })
+      )
+
     return Ledger.Ledger.of({
-      openAccount: (account) =>
-        Effect.flatMap(Ledger.validateAccount(account), (valid) =>
-          Effect.flatten(
-            state.write((): Outcome<void, Ledger.InvalidPosting> => {
-              const existing = accounts.get(valid.id)?.account
-              if (existing === undefined) {
-                const row = { account: valid, postedMinor: 0n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
-                return [Effect.void, setEntry(accounts, valid.id, row)]
-              }
-              const same =
-                existing.platformId === valid.platformId &&
-                existing.currency === valid.currency &&
-                existing.guarded === valid.guarded
-              return [
-                same
-                  ? Effect.void
-                  : Effect.fail(
-                      Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
-                    ),
-                nothing
-              ]
-            })
-          )
+      openAccount: (account) => Effect.flatMap(Ledger.validateAccount(account), (valid) => open([valid])),
+      openAccounts: (all) =>
+        Effect.flatMap(
+          Effect.forEach(all, (account) => Ledger.validateAccount(account)),
+          open
         ),
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
       confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Errors, Ledger, type Platform } from "@payrail/core"
-import { type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { Returned } from "../internal/rows.js"
 
 // Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
@@ -34,10 +34,25 @@ const PostRequest = Schema.Struct({
 const PostRow = Schema.Struct({
   outcome: Schema.Literal("applied", "replayed", "key_reused", "unknown_account", "invalid", "insufficient"),
   posting_id: Schema.NullOr(Ledger.PostingId),
-  detail: Schema.NullOr(Schema.String)
+  detail: Schema.NullOr(Schema.String),
+  // The guarded accounts' balances as parallel arrays in account id order, amounts as text (see `Amounts`).
+  balance_account_ids: Schema.Array(Schema.String),
+  balance_posted_minor: Schema.Array(Schema.BigInt),
+  balance_pending_debits_minor: Schema.Array(Schema.BigInt),
+  balance_pending_credits_minor: Schema.Array(Schema.BigInt)
 })
 type PostRow = typeof PostRow.Type
 type PostFailure = Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
+
+// Every guarded account of a posting is one of its entries' accounts, in the entry's currency (the function checked).
+const balancesOf = (posting: Ledger.Posting, row: PostRow): ReadonlyArray<Ledger.Balance> =>
+  row.balance_account_ids.map((accountId, i) => ({
+    accountId,
+    currency: posting.entries.find((entry) => entry.accountId === accountId)?.currency ?? "",
+    postedMinor: row.balance_posted_minor[i] ?? 0n,
+    pendingDebitsMinor: row.balance_pending_debits_minor[i] ?? 0n,
+    pendingCreditsMinor: row.balance_pending_credits_minor[i] ?? 0n
+  }))
 
 const AccountKey = Schema.Struct({ platformId: Schema.String, accountId: Schema.String })
 
@@ -78,8 +93,8 @@ const storeFailureUnless =
 /**
  * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
  *
- * Guarantees: a posting is one call of the `payrail_ledger_post` function, a single statement, so it is atomic on
- * its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
+ * Guarantees: a posting is one call of the `payrail_ledger_post` function (migration `0009_ledger_post_balances`),
+ * a single statement that also answers the guarded accounts' new balances, so it is atomic on its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
  * for a domain reason (`InvalidPosting`, `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves
  * that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
@@ -132,6 +147,63 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       }
     })
 
+    // One multi-row INSERT; answers the ids it inserted (the others already existed).
+    const insertAccounts = SqlSchema.findAll({
+      Request: Schema.NonEmptyArray(Spec),
+      Result: Returned,
+      execute: (specs) => {
+        const rows = specs.map((spec) => {
+          const opening = spec.guarded ? "0" : null
+          return {
+            id: spec.id,
+            platform_id: spec.platformId,
+            currency: spec.currency,
+            guarded: spec.guarded,
+            posted_minor: opening,
+            pending_debits_minor: opening,
+            pending_credits_minor: opening
+          }
+        })
+        return sql`INSERT INTO ledger_accounts ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
+      }
+    })
+
+    const specsOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({
+        id: Schema.String,
+        platform_id: Schema.String,
+        currency: Schema.String,
+        guarded: Schema.Boolean
+      }).pipe(Schema.rename({ platform_id: "platformId" })),
+      execute: (ids) => sql`SELECT id, platform_id, currency, guarded FROM ledger_accounts WHERE id IN ${sql.in(ids)}`
+    })
+
+    const sameSpec = (found: typeof SpecRow.Type, spec: Ledger.LedgerAccount) =>
+      found.platformId === spec.platformId && found.currency === spec.currency && found.guarded === spec.guarded
+
+    const openAccounts = (accounts: ReadonlyArray<Ledger.LedgerAccount>) =>
+      Effect.gen(function* () {
+        const valid = yield* Effect.forEach(accounts, (account) => Ledger.validateAccount(account))
+        if (!Arr.isNonEmptyReadonlyArray(valid)) return
+        const inserted = yield* insertAccounts(valid).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
+        )
+        if (inserted.length === valid.length) return
+        const fresh = new Set(inserted.map((row) => row.id))
+        const existing = valid.filter((account) => !fresh.has(account.id))
+        const found = yield* specsOf(existing.map((account) => account.id)).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
+        )
+        const byId = new Map(found.map((row) => [row.id, row] as const))
+        for (const account of existing) {
+          const row = byId.get(account.id)
+          if (row === undefined || !sameSpec(row, account)) {
+            return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
+          }
+        }
+      })
+
     const specOf = SqlSchema.findOne({
       Request: Schema.String,
       Result: SpecRow,
@@ -160,7 +232,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
     const postOnce = SqlSchema.single({
       Request: PostRequest,
       Result: PostRow,
-      execute: (request) => sql`SELECT outcome, posting_id, detail FROM payrail_ledger_post(${request.platformId},
+      execute: (request) => sql`SELECT outcome, posting_id, detail, balance_account_ids,
+          balance_posted_minor::text[] AS balance_posted_minor,
+          balance_pending_debits_minor::text[] AS balance_pending_debits_minor,
+          balance_pending_credits_minor::text[] AS balance_pending_credits_minor
+        FROM payrail_ledger_post(${request.platformId},
         ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
         ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
         ${request.amounts}::bigint[])`
@@ -181,7 +257,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         case "replayed":
           return row.posting_id === null
             ? Effect.fail(Errors.StoreFailure.of("ledger.post: no posting id"))
-            : Effect.succeed({ postingId: row.posting_id, applied: row.outcome === "applied" })
+            : Effect.succeed({
+                postingId: row.posting_id,
+                applied: row.outcome === "applied",
+                balances: balancesOf(posting, row)
+              })
         case "key_reused":
           return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
         case "insufficient":
@@ -243,6 +323,8 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           if (!same)
             return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
         }),
+
+      openAccounts,
 
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),
       confirm: settle("ledger.confirm", "posted"),
