@@ -7,6 +7,7 @@ import {
 } from "./LedgerErrors.js"
 import { Currency, ResourceId, type StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
+import type { RecordedEvent } from "./RecordedEvent.js"
 
 /**
  * The double-entry ledger (DESIGN §5). Every movement is one posting whose entries sum to zero per currency;
@@ -82,6 +83,15 @@ export interface Balance {
   readonly pendingDebitsMinor: bigint
   readonly pendingCreditsMinor: bigint
 }
+
+/** The balance of an account with nothing posted to it. */
+export const zeroBalance = (accountId: string, currency: string): Balance => ({
+  accountId,
+  currency,
+  postedMinor: 0n,
+  pendingDebitsMinor: 0n,
+  pendingCreditsMinor: 0n
+})
 
 /** The balance of `accountId` that `post` answered with, if it is one of the posting's guarded accounts. */
 export const balanceAfter = (result: PostResult, accountId: string): Option.Option<Balance> =>
@@ -187,6 +197,19 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
      */
     readonly post: (
       posting: Posting
+    ) => Effect.Effect<
+      PostResult,
+      InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
+    >
+    /**
+     * `post`, and when this call applies the posting, records the event completed with the posting's figures
+     * (`RecordedEvent.complete`) in the same atomic step: on SQL adapters one statement, so outside a unit of work
+     * the posting and its event commit together without a trip back to the caller while the guarded rows are
+     * locked. A replay or a failure records nothing.
+     */
+    readonly postRecording: (
+      posting: Posting,
+      recorded: RecordedEvent
     ) => Effect.Effect<
       PostResult,
       InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure

@@ -1,6 +1,7 @@
 import { type Context, Effect, Layer } from "effect"
-import { Ledger, type Platform } from "@payrail/core"
+import { Errors, Ledger, type Platform, RecordedEvent } from "@payrail/core"
 import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
+import { appendTo, eventsOf } from "../kernel/MemoryOutbox.js"
 
 interface AccountRow {
   readonly account: Ledger.LedgerAccount
@@ -61,6 +62,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       state.table<Array<{ readonly postingId: Ledger.PostingId; readonly amountMinor: bigint }>>(
         "ledgerEntriesByAccount"
       )
+    const outbox = eventsOf(state)
     let sequence = 0
 
     const accountOf = (platformId: Platform.PlatformId, accountId: string) => {
@@ -80,7 +82,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         return row !== undefined && row.account.guarded ? [balanceOf(row)] : []
       })
 
-    const apply = (posting: Ledger.Posting, fingerprint: string): Outcome<Ledger.PostResult, never> => {
+    const apply = (
+      posting: Ledger.Posting,
+      fingerprint: string,
+      recorded: RecordedEvent.RecordedEvent | undefined
+    ): Outcome<Ledger.PostResult, never> => {
       sequence += 1
       const id = Ledger.PostingId.make(`Posting:00000000-0000-4000-8000-${hex(sequence)}`)
       const undos = [
@@ -113,14 +119,16 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         undos.push(() => void list.pop())
       }
       const result = { postingId: id, applied: true, balances: guardedBalances(posting.entries) }
+      if (recorded !== undefined) undos.push(appendTo(outbox, RecordedEvent.complete(recorded, result)))
       return [Effect.succeed(result), () => undos.reverse().forEach((undo) => undo())]
     }
 
-    const post = (posting: Ledger.Posting) =>
+    // `post`, recording the completed event in the same step when the posting applies.
+    const post = (posting: Ledger.Posting, recorded?: RecordedEvent.RecordedEvent) =>
       state.write(
         (): Outcome<
           Ledger.PostResult,
-          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting
+          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
         > => {
           // In account id order, like the guards, so both adapters name the same account.
           for (const entry of [...posting.entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
@@ -146,7 +154,14 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
               return [Effect.fail(short), nothing]
             }
           }
-          return apply(posting, fingerprint)
+          // As on SQL, a balance path of an account that is not a guarded account of the posting refuses it all.
+          const guarded = new Set(guardedBalances(posting.entries).map((balance) => balance.accountId))
+          const stray = recorded?.balancesAt.find(({ accountId }) => !guarded.has(accountId))
+          if (stray !== undefined) {
+            const failure = Errors.StoreFailure.of(`ledger.postRecording: ${stray.accountId} is not a guarded account`)
+            return [Effect.fail(failure), nothing]
+          }
+          return apply(posting, fingerprint, recorded)
         }
       )
 
@@ -235,6 +250,8 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
           open
         ),
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
+      postRecording: (posting, recorded) =>
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid, recorded))),
       confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
       release: (platformId, postingId) => settle(platformId, postingId, "released"),
       balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),

@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Errors, Ledger, type Platform } from "@payrail/core"
+import { DomainEvent, Errors, Ledger, type Platform, type RecordedEvent } from "@payrail/core"
 import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
 import { Returned } from "../internal/rows.js"
 
 // Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
@@ -18,6 +19,19 @@ const Amounts = Schema.Struct({
   })
 )
 
+/** A `RecordedEvent` as the statement takes it: the event encoded, its data completed in SQL. */
+const Recorded = Schema.Struct({
+  event: DomainEvent.DomainEvent,
+  postingIdAt: Schema.Array(Schema.Array(Schema.String)),
+  balancesAt: Schema.Array(
+    Schema.Struct({
+      accountId: Schema.String,
+      availableAt: Schema.Array(Schema.String),
+      postedAt: Schema.Array(Schema.String)
+    })
+  )
+})
+
 /** The arguments of `payrail_ledger_post`: a posting as parallel arrays of its entries, amounts as text. */
 const PostRequest = Schema.Struct({
   platformId: Schema.String,
@@ -28,7 +42,8 @@ const PostRequest = Schema.Struct({
   createdAt: Schema.DateTimeUtc,
   accountIds: Schema.Array(Schema.String),
   currencies: Schema.Array(Schema.String),
-  amounts: Schema.Array(Schema.BigInt)
+  amounts: Schema.Array(Schema.BigInt),
+  recorded: Schema.UndefinedOr(Recorded)
 })
 
 const PostRow = Schema.Struct({
@@ -229,17 +244,52 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
         )
 
+    const results = sql.literal(`outcome, posting_id, detail, balance_account_ids,
+      balance_posted_minor::text[] AS balance_posted_minor,
+      balance_pending_debits_minor::text[] AS balance_pending_debits_minor,
+      balance_pending_credits_minor::text[] AS balance_pending_credits_minor`)
+
+    // With an event to record: one statement still. The function posts; when it applied, the event's data is
+    // completed step by step (one CTE per figure, each reading the function's answer) and inserted into the outbox.
+    // A balance path of an account the answer lacks makes the data NULL, which the outbox refuses: nothing applies.
+    const recording = (recorded: typeof Recorded.Encoded, json: string) => {
+      const steps = [
+        ...recorded.postingIdAt.map((path) => sql`jsonb_set(d.data, ${path}::text[], to_jsonb(p.posting_id))`),
+        ...recorded.balancesAt.flatMap(({ accountId, availableAt, postedAt }) => {
+          const at = sql`array_position(p.balance_account_ids, ${accountId}::text)`
+          return [
+            sql`jsonb_set(d.data, ${availableAt}::text[],
+              to_jsonb(p.balance_posted_minor[${at}] - p.balance_pending_debits_minor[${at}]))`,
+            sql`jsonb_set(d.data, ${postedAt}::text[], to_jsonb(p.balance_posted_minor[${at}]))`
+          ]
+        })
+      ]
+      const ctes = steps.map(
+        (step, index) => sql`, ${sql(`d${index + 1}`)} AS (SELECT ${step} AS data FROM ${sql(`d${index}`)} d, posted p)`
+      )
+      const { event } = recorded
+      return sql`, d0 AS (SELECT ${json}::jsonb AS data FROM posted WHERE outcome = 'applied')
+        ${sql.join("", false)(ctes)}, recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data)
+          SELECT ${event.id}, ${event.platformId}, ${event.type}, ${event.timestamp}::timestamptz, data
+          FROM ${sql(`d${steps.length}`)})`
+    }
+
     const postOnce = SqlSchema.single({
       Request: PostRequest,
       Result: PostRow,
-      execute: (request) => sql`SELECT outcome, posting_id, detail, balance_account_ids,
-          balance_posted_minor::text[] AS balance_posted_minor,
-          balance_pending_debits_minor::text[] AS balance_pending_debits_minor,
-          balance_pending_credits_minor::text[] AS balance_pending_credits_minor
-        FROM payrail_ledger_post(${request.platformId},
-        ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
-        ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
-        ${request.amounts}::bigint[])`
+      execute: (request) => {
+        const call = sql`payrail_ledger_post(${request.platformId},
+          ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
+          ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
+          ${request.amounts}::bigint[])`
+        const { recorded } = request
+        if (recorded === undefined) return sql`SELECT ${results} FROM ${call}`
+        return Effect.flatMap(
+          jsonText(recorded.event.data),
+          (json) => sql`WITH posted AS MATERIALIZED (SELECT * FROM ${call}) ${recording(recorded, json)}
+            SELECT ${results} FROM posted`
+        )
+      }
     })
 
     const totals = SqlSchema.findAll({
@@ -276,7 +326,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
 
     // The hot path: one statement, and no more Effect steps than needed (each costs CPU that the database, on the
     // same cores, would otherwise get).
-    const post = (posting: Ledger.Posting) => {
+    const post = (posting: Ledger.Posting, recorded?: RecordedEvent.RecordedEvent) => {
       const accountIds: Array<string> = []
       const currencies: Array<string> = []
       const amounts: Array<bigint> = []
@@ -296,10 +346,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
             createdAt,
             accountIds,
             currencies,
-            amounts
+            amounts,
+            recorded
           })
         ),
-        Effect.mapError(Errors.StoreFailure.wrap("ledger.post")),
+        Effect.mapError(Errors.StoreFailure.wrap(recorded === undefined ? "ledger.post" : "ledger.postRecording")),
         Effect.flatMap((row) => outcome(posting, row))
       )
     }
@@ -326,7 +377,9 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
 
       openAccounts,
 
-      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),
+      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid)),
+      postRecording: (posting, recorded) =>
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid, recorded)),
       confirm: settle("ledger.confirm", "posted"),
       release: settle("ledger.release", "released"),
 

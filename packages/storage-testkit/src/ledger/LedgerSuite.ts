@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { Ledger, SystemAccounts, UnitOfWork } from "@payrail/core"
+import { DomainEvent, Ledger, Outbox, SystemAccounts, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import * as LedgerFixtures from "./LedgerFixtures.js"
 import * as LedgerProperties from "./LedgerProperties.js"
@@ -212,6 +212,73 @@ export const register = (it: Methods) => {
         expect((yield* ledger.post(fee)).balances).toEqual([])
         yield* checkInvariants(platformId, book.accounts)
       })
+  )
+
+  it.effect("records an event completed with the posting's id and balances only when the posting applies", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger.Ledger
+      const store = yield* UnitOfWork.UnitOfWork
+      const book = yield* openBook({ usd: 2 })
+      const { platformId } = book
+      const [alice = "", bob = ""] = book.usd
+      yield* fund(platformId, alice, 100n)
+      const eventsOf = Effect.map(
+        Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000)),
+        (events) => events.filter((event) => event.platformId === platformId)
+      )
+      const template = (type: string) =>
+        new DomainEvent.DomainEvent({
+          id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
+          platformId,
+          type,
+          timestamp: Fixtures.at(0),
+          data: { kept: "as is", account: { balance: { amount: 0, currency: "USD" }, total: { amount: 0 } } }
+        })
+      const figures = (accountId: string) => ({
+        postingIdAt: [["postingId"]],
+        balancesAt: [
+          { accountId, availableAt: ["account", "balance", "amount"], postedAt: ["account", "total", "amount"] }
+        ]
+      })
+      const posting = movement(platformId, alice, bob, 30n, { status: "pending" })
+      const event = template("MOVED")
+      const result = yield* ledger.postRecording(posting, { event, ...figures(alice) })
+      expect(result.applied).toBe(true)
+      expect(result.balances.map((balance) => balance.accountId)).toEqual([alice, bob].sort())
+      const recorded = new DomainEvent.DomainEvent({
+        ...event,
+        data: {
+          kept: "as is",
+          postingId: result.postingId,
+          account: { balance: { amount: 70, currency: "USD" }, total: { amount: 100 } }
+        }
+      })
+      expect(yield* eventsOf).toEqual([recorded])
+
+      // A replay, a refused posting and a failed unit of work record nothing.
+      expect((yield* ledger.postRecording(posting, { event: template("REPLAYED"), ...figures(alice) })).applied).toBe(
+        false
+      )
+      const tooMuch = movement(platformId, alice, bob, 71n)
+      expect(
+        (yield* Effect.flip(ledger.postRecording(tooMuch, { event: template("REFUSED"), ...figures(alice) })))._tag
+      ).toBe("InsufficientFunds")
+      const undone = store.transaction(
+        Effect.zipRight(
+          ledger.postRecording(movement(platformId, alice, bob, 1n), { event: template("UNDONE"), ...figures(alice) }),
+          Effect.fail("boom" as const)
+        )
+      )
+      expect(yield* Effect.flip(undone)).toBe("boom")
+      // A balance of an account that is not a guarded account of the posting refuses the posting as a whole.
+      const stray = movement(platformId, alice, bob, 1n)
+      const strayFigures = figures(system(platformId, "RAIL_CLEARING"))
+      const refused = yield* Effect.flip(ledger.postRecording(stray, { event: template("STRAY"), ...strayFigures }))
+      expect(refused._tag).toBe("StoreFailure")
+      expect(yield* eventsOf).toEqual([recorded])
+      expect(yield* amounts(platformId, alice)).toEqual([100n, 30n, 0n])
+      yield* checkInvariants(platformId, book.accounts)
+    })
   )
 
   it.effect("replays a posting by its key without applying it twice; other content under the key is refused", () =>
