@@ -109,9 +109,10 @@ const storeFailureUnless =
  * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
  *
  * Guarantees: a posting is one call of the `payrail_ledger_post` function (migration `0009_ledger_post_balances`),
- * a single statement that also answers the guarded accounts' new balances, so it is atomic on its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
- * for a domain reason (`InvalidPosting`, `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves
- * that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
+ * a single statement that also answers the guarded accounts' new balances (and, for `postRecording`, records the
+ * completed event in the same statement), so it is atomic on its own and joins the ambient unit of work (its
+ * connection) inside `UnitOfWork.transaction`; a posting that fails for a domain reason (`InvalidPosting`,
+ * `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
  * their balances are sums over their entries, so postings touching them run in parallel. The idempotency key is
  * a unique constraint: of concurrent postings with one key exactly one applies, the others answer as replays.
