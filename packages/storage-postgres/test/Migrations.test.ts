@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs"
 import { readFile } from "node:fs/promises"
+import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -105,6 +106,50 @@ describe("Migrations", () => {
         expect(loaded.slice(0, shipped.length)).toEqual(shipped)
         expect(loaded.map(([id]) => id)).toEqual(loaded.map((_, index) => index + 1))
       })
+  )
+
+  it.live(
+    "counts the customers a database already holds when it adds the customer counters",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const before = Effect.map(Migrations.loader, (loaded) =>
+          loaded.filter(([, name]) => name !== "customer_counts")
+        )
+        yield* Migrator.make({})({ loader: before, table: Migrations.table })
+        const customer = (id: string, platformId: string, type: string) =>
+          sql`INSERT INTO customers ${sql.insert({
+            id,
+            platform_id: platformId,
+            platform_customer_id: id,
+            customer_type: type,
+            record: "{}",
+            version: 1,
+            created_at: "2025-01-01T00:00:00Z",
+            updated_at: "2025-01-01T00:00:00Z"
+          })}`
+        yield* Effect.forEach(
+          [
+            customer("Customer:0000000a", "Platform:a", "INDIVIDUAL"),
+            customer("Customer:0000000b", "Platform:a", "INDIVIDUAL"),
+            customer("Customer:1000000a", "Platform:a", "INDIVIDUAL"),
+            customer("Customer:0000000c", "Platform:a", "BUSINESS"),
+            customer("Customer:0000000d", "Platform:b", "BUSINESS")
+          ],
+          (insert) => insert,
+          { discard: true }
+        )
+        expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["customer_counts"])
+        const counts = yield* sql`SELECT platform_id, customer_type, slot, n::int AS n FROM customer_counts
+          ORDER BY platform_id, customer_type, slot`
+        expect(counts).toEqual([
+          { platform_id: "Platform:a", customer_type: "BUSINESS", slot: 13, n: 1 },
+          { platform_id: "Platform:a", customer_type: "INDIVIDUAL", slot: 11, n: 2 },
+          { platform_id: "Platform:a", customer_type: "INDIVIDUAL", slot: 12, n: 1 },
+          { platform_id: "Platform:b", customer_type: "BUSINESS", slot: 14, n: 1 }
+        ])
+      }).pipe(Effect.provide(Pglite.layerClient)),
+    { timeout: 60_000 }
   )
 
   it.live(

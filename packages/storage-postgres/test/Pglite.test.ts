@@ -11,6 +11,7 @@ import * as AdapterSuite from "./AdapterSuite.js"
 import * as Pglite from "./fixtures/Pglite.js"
 import * as StatementSuite from "./StatementSuite.js"
 import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
+import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
 
 StorageConformance.run("pglite", Pglite.layer())
 
@@ -19,6 +20,7 @@ AdapterSuite.register("pglite", Pglite.layer())
 StatementSuite.register("pglite", Pglite.layer())
 
 StoredRecordsSuite.register("pglite", Pglite.layer())
+UseCaseStatementSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
   // The 128 MB PostgreSQL default is resident memory in PGlite's heap; one process needs far less.

@@ -8,6 +8,7 @@ import * as AdapterSuite from "./AdapterSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
 import * as StatementSuite from "./StatementSuite.js"
 import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
+import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
 
 // Without DATABASE_URL every test here is reported as skipped, never as passed.
 describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_URL)", () => {
@@ -18,6 +19,7 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
   StatementSuite.register("postgres", Postgres.layer)
 
   StoredRecordsSuite.register("postgres", Postgres.layer)
+  UseCaseStatementSuite.register("postgres", Postgres.layer)
 
   it.live(
     "lets two servers start on one fresh database at once: both come up, the schema is migrated once",

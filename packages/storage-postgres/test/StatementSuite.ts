@@ -67,6 +67,17 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             data: {}
           })
           yield* count("outbox.append", outbox.append(event))
+          const another = (type: string) =>
+            new DomainEvent.DomainEvent({
+              ...event,
+              id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
+              type
+            })
+          yield* count(
+            "outbox.appendAll",
+            outbox.appendAll([another("CUSTOMER.CREATED"), another("CUSTOMER.KYC_APPROVED")])
+          )
+          yield* count("outbox.appendAll of none", outbox.appendAll([]))
           yield* count("outbox.pending", outbox.pending(1))
 
           const ledger = yield* Ledger.Ledger
@@ -75,6 +86,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const fresh = LedgerFixtures.guarded(book.platformId)
           yield* count("ledger.openAccount", ledger.openAccount(fresh))
           yield* count("ledger.openAccount again", ledger.openAccount(fresh))
+          const several = [LedgerFixtures.guarded(book.platformId), LedgerFixtures.guarded(book.platformId, "EUR")]
+          yield* count("ledger.openAccounts", ledger.openAccounts(several))
+          yield* count("ledger.openAccounts again", ledger.openAccounts([...several, fresh]))
+          yield* count("ledger.openAccounts of none", ledger.openAccounts([]))
           yield* count("ledger.post", ledger.post(LedgerFixtures.deposit(book.platformId, from, 100n)))
           const reserve = () =>
             ledger.post(LedgerFixtures.movement(book.platformId, from, to, 10n, { status: "pending" }))
@@ -91,12 +106,19 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const internalAccounts = yield* InternalAccountRepo.InternalAccountRepo
           const wallet = AccountFixtures.internalAccount({ customerId: customer.id, type: "EMBEDDED_WALLET" })
           yield* count("internalAccounts.insert", internalAccounts.insert(platform.id, wallet))
+          const fiat = AccountFixtures.internalAccount({ customerId: customer.id })
+          const crypto = AccountFixtures.internalAccount({ customerId: customer.id, currency: "BTC" })
+          yield* count("internalAccounts.insertAll", internalAccounts.insertAll(platform.id, [fiat, crypto]))
+          yield* count("internalAccounts.insertAll of none", internalAccounts.insertAll(platform.id, []))
           yield* count("internalAccounts.findById", internalAccounts.findById(platform.id, wallet.id))
           yield* count("internalAccounts.list", internalAccounts.list(platform.id, { owner: "customers" }, firstPage))
 
           const authMethods = yield* AuthMethodRepo.AuthMethodRepo
           yield* count("authMethods.insert", authMethods.insert(platform.id, AccountFixtures.authMethod(wallet.id, 0)))
           yield* count("authMethods.listByAccount", authMethods.listByAccount(platform.id, wallet.id))
+          const credentials = [AccountFixtures.authMethod(wallet.id, 1), AccountFixtures.authMethod(wallet.id, 2)]
+          yield* count("authMethods.insertAll", authMethods.insertAll(platform.id, credentials))
+          yield* count("authMethods.insertAll of none", authMethods.insertAll(platform.id, []))
 
           const externalAccounts = yield* ExternalAccountRepo.ExternalAccountRepo
           const account = AccountFixtures.externalAccount({ customerId: customer.id })
@@ -138,9 +160,14 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customers.update": 1,
             "customers.list": 2,
             "outbox.append": 1,
+            "outbox.appendAll": 1,
+            "outbox.appendAll of none": 0,
             "outbox.pending": 1,
             "ledger.openAccount": 1,
             "ledger.openAccount again": 2,
+            "ledger.openAccounts": 1,
+            "ledger.openAccounts again": 2,
+            "ledger.openAccounts of none": 0,
             "ledger.post": 1,
             "ledger.confirm": 1,
             "ledger.release": 1,
@@ -149,10 +176,14 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger.reconcile": 2,
             "ledger.postedTotals": 1,
             "internalAccounts.insert": 1,
+            "internalAccounts.insertAll": 1,
+            "internalAccounts.insertAll of none": 0,
             "internalAccounts.findById": 1,
             "internalAccounts.list": 2,
             "authMethods.insert": 1,
             "authMethods.listByAccount": 1,
+            "authMethods.insertAll": 1,
+            "authMethods.insertAll of none": 0,
             "externalAccounts.insert": 1,
             "externalAccounts.insert a default": 3,
             "externalAccounts.findById": 1,

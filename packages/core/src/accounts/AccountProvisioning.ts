@@ -28,9 +28,9 @@ export const platformLayer: Layer.Layer<
         Effect.gen(function* () {
           const currencies = platform.config.supportedCurrencies.map((currency) => currency.currencyCode)
           // System accounts come from the registry's currencies, so a refusal is a programming error, not input.
-          yield* Effect.forEach(SystemAccounts.accountsFor(platform.id, currencies), (account) =>
-            ledger.openAccount(account).pipe(Effect.catchTag("InvalidPosting", Effect.die))
-          )
+          yield* ledger
+            .openAccounts(SystemAccounts.accountsFor(platform.id, currencies))
+            .pipe(Effect.catchTag("InvalidPosting", Effect.die))
           yield* accounts.openForPlatform(platform)
         })
     }

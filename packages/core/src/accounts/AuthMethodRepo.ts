@@ -12,6 +12,14 @@ export class AuthMethodRepo extends Context.Tag("@payrail/core/AuthMethodRepo")<
       platformId: Platform.PlatformId,
       method: AuthMethod
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /**
+     * Inserts every credential atomically (one statement on SQL adapters; none for an empty list): what `insert` of
+     * each in turn would do, all or nothing.
+     */
+    readonly insertAll: (
+      platformId: Platform.PlatformId,
+      methods: ReadonlyArray<AuthMethod>
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     /** The account's credentials, oldest first (not paginated: a handful per account). */
     readonly listByAccount: (
       platformId: Platform.PlatformId,

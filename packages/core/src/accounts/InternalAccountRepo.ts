@@ -20,6 +20,14 @@ export class InternalAccountRepo extends Context.Tag("@payrail/core/InternalAcco
       platformId: Platform.PlatformId,
       account: InternalAccount
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /**
+     * Inserts every account atomically (one statement on SQL adapters; none for an empty list): what `insert` of
+     * each in turn would do, all or nothing.
+     */
+    readonly insertAll: (
+      platformId: Platform.PlatformId,
+      accounts: ReadonlyArray<InternalAccount>
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     readonly findById: (
       platformId: Platform.PlatformId,
       id: InternalAccountId

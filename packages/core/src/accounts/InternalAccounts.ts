@@ -66,43 +66,55 @@ export const layer = Layer.effect(
     const ledger = yield* Ledger.Ledger
     const ids = yield* Ids.Ids
 
-    // Ledger accounts of internal accounts are guarded: their available balance never goes below zero.
+    // Ledger accounts of internal accounts are guarded: their available balance never goes below zero. Each table
+    // gets its rows in one statement, however many accounts the plan opens.
     const open = (platform: Platform.Platform, owner: Customer.Customer | undefined) =>
       Effect.gen(function* () {
         const now = yield* DateTime.now
         const planned = AccountPlan.plan(platform, owner === undefined ? "platform" : "customer")
-        return yield* Effect.forEach(planned, ({ currency, type }) =>
-          Effect.gen(function* () {
-            const account = new InternalAccount({
-              id: InternalAccountId.make(ResourceId.format("InternalAccount", yield* ids.uuid)),
-              ...(owner === undefined ? {} : { customerId: owner.id }),
-              type,
-              currency: currency as InternalAccount["currency"],
-              status: "ACTIVE",
-              ...(type === "EMBEDDED_WALLET" ? { privateEnabled: false } : {}),
-              createdAt: now,
-              updatedAt: now
-            })
-            yield* repo.insert(platform.id, account)
-            yield* ledger
-              .openAccount(SystemAccounts.guardedAccount(platform.id, account.id, currency))
-              .pipe(Effect.catchTag("InvalidPosting", Effect.die))
-            if (type === "EMBEDDED_WALLET" && owner?.email !== undefined) {
-              yield* authMethods.insert(
-                platform.id,
-                new AuthMethod({
-                  id: AuthMethodId.make(ResourceId.format("AuthMethod", yield* ids.uuid)),
-                  accountId: account.id,
-                  type: "EMAIL_OTP",
-                  nickname: owner.email,
-                  createdAt: now,
-                  updatedAt: now
-                })
-              )
-            }
-            return account
-          })
+        const accounts = yield* Effect.forEach(planned, ({ currency, type }) =>
+          Effect.map(
+            ids.uuid,
+            (uuid) =>
+              new InternalAccount({
+                id: InternalAccountId.make(ResourceId.format("InternalAccount", uuid)),
+                ...(owner === undefined ? {} : { customerId: owner.id }),
+                type,
+                currency: currency as InternalAccount["currency"],
+                status: "ACTIVE",
+                ...(type === "EMBEDDED_WALLET" ? { privateEnabled: false } : {}),
+                createdAt: now,
+                updatedAt: now
+              })
+          )
         )
+        const email = owner?.email
+        const wallets = accounts.filter((account) => account.type === "EMBEDDED_WALLET")
+        const methods =
+          email === undefined
+            ? []
+            : yield* Effect.forEach(wallets, (account) =>
+                Effect.map(
+                  ids.uuid,
+                  (uuid) =>
+                    new AuthMethod({
+                      id: AuthMethodId.make(ResourceId.format("AuthMethod", uuid)),
+                      accountId: account.id,
+                      type: "EMAIL_OTP",
+                      nickname: email,
+                      createdAt: now,
+                      updatedAt: now
+                    })
+                )
+              )
+        yield* repo.insertAll(platform.id, accounts)
+        yield* ledger
+          .openAccounts(
+            accounts.map((account) => SystemAccounts.guardedAccount(platform.id, account.id, account.currency))
+          )
+          .pipe(Effect.catchTag("InvalidPosting", Effect.die))
+        yield* authMethods.insertAll(platform.id, methods)
+        return accounts
       })
 
     const view = (platform: Platform.Platform, account: InternalAccount) =>

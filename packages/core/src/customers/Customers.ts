@@ -139,8 +139,7 @@ export const layer = Layer.effect(
           Effect.gen(function* () {
             yield* repo.insert(platform.id, customer, identifier)
             yield* provisioning.provision(platform, customer)
-            yield* outbox.append(created)
-            if (Option.isSome(verified)) yield* outbox.append(verified.value)
+            yield* outbox.appendAll(Option.isSome(verified) ? [created, verified.value] : [created])
           })
         )
         return customer

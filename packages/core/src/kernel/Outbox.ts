@@ -10,6 +10,11 @@ export class Outbox extends Context.Tag("@payrail/core/Outbox")<
   Outbox,
   {
     readonly append: (event: DomainEvent) => Effect.Effect<void, StoreFailure>
+    /**
+     * Appends every event, in the given order, atomically (one statement on SQL adapters; none for an empty list):
+     * what `append` of each in turn would do.
+     */
+    readonly appendAll: (events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, StoreFailure>
     /** Events not yet delivered, oldest first, at most `limit`. */
     readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<DomainEvent>, StoreFailure>
   }

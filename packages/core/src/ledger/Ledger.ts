@@ -1,4 +1,4 @@
-import { Context, type Effect, Either } from "effect"
+import { Context, type Effect, Either, Option } from "effect"
 import {
   type IdempotencyKeyReused,
   type InsufficientFunds,
@@ -7,6 +7,7 @@ import {
 } from "./LedgerErrors.js"
 import { Currency, ResourceId, type StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
+import type { RecordedEvent } from "./RecordedEvent.js"
 
 /**
  * The double-entry ledger (DESIGN §5). Every movement is one posting whose entries sum to zero per currency;
@@ -57,10 +58,17 @@ export interface Posting {
   readonly description: string
 }
 
-/** The outcome of `post`: the posting's id and whether this call applied it (`false` on an idempotent replay). */
+/**
+ * The outcome of `post`: the posting's id, whether this call applied it (`false` on an idempotent replay), and the
+ * balances of the posting's guarded accounts, one per account in account id order (byte order). When applied, they
+ * are the balances this posting left, read in the same step that changed them (no concurrent posting in between);
+ * on a replay, the balances as they are now. System accounts are not listed: their balances are sums over their
+ * entries, which `balance` computes on demand.
+ */
 export interface PostResult {
   readonly postingId: PostingId
   readonly applied: boolean
+  readonly balances: ReadonlyArray<Balance>
 }
 
 /**
@@ -75,6 +83,19 @@ export interface Balance {
   readonly pendingDebitsMinor: bigint
   readonly pendingCreditsMinor: bigint
 }
+
+/** The balance of an account with nothing posted to it. */
+export const zeroBalance = (accountId: string, currency: string): Balance => ({
+  accountId,
+  currency,
+  postedMinor: 0n,
+  pendingDebitsMinor: 0n,
+  pendingCreditsMinor: 0n
+})
+
+/** The balance of `accountId` that `post` answered with, if it is one of the posting's guarded accounts. */
+export const balanceAfter = (result: PostResult, accountId: string): Option.Option<Balance> =>
+  Option.fromNullable(result.balances.find((balance) => balance.accountId === accountId))
 
 /** Available balance: settled money not reserved by pending debits. */
 export const available = (balance: Balance): bigint => balance.postedMinor - balance.pendingDebitsMinor
@@ -157,14 +178,38 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
      */
     readonly openAccount: (account: LedgerAccount) => Effect.Effect<void, InvalidPosting | StoreFailure.StoreFailure>
     /**
+     * Opens every account as `openAccount` would: idempotent per account, `InvalidPosting` for the first invalid or
+     * conflicting one in the given order (an invalid spec opens nothing). One statement on SQL adapters when none of
+     * the accounts exists yet; none for an empty list. Inside a unit of work a failure leaves nothing; outside one,
+     * accounts opened before a conflict is found stay open, as with separate `openAccount` calls.
+     */
+    readonly openAccounts: (
+      accounts: ReadonlyArray<LedgerAccount>
+    ) => Effect.Effect<void, InvalidPosting | StoreFailure.StoreFailure>
+    /**
      * Records a posting atomically: all entries or none. Checks, in this order: `validatePosting`, then every entry
      * names an account of the platform in the entry's currency (`InvalidPosting`), then the idempotency key (a
      * replay answers `applied: false` with the first posting's id; other content fails with
      * `IdempotencyKeyReused`), then the guards: for each guarded account, its available balance must cover the sum
      * of its debit entries in this posting, checked and applied in one step (`InsufficientFunds` names the account).
+     * Answers with the guarded accounts' balances of that same step (`PostResult.balances`), so a caller needs no
+     * second read.
      */
     readonly post: (
       posting: Posting
+    ) => Effect.Effect<
+      PostResult,
+      InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
+    >
+    /**
+     * `post`, and when this call applies the posting, records the event completed with the posting's figures
+     * (`RecordedEvent.complete`) in the same atomic step: on SQL adapters one statement, so outside a unit of work
+     * the posting and its event commit together without a trip back to the caller while the guarded rows are
+     * locked. A replay or a failure records nothing.
+     */
+    readonly postRecording: (
+      posting: Posting,
+      recorded: RecordedEvent
     ) => Effect.Effect<
       PostResult,
       InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure

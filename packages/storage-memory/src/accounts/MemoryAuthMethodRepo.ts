@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { type AuthMethod, AuthMethodRepo } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -18,6 +18,11 @@ export const layer: Layer.Layer<AuthMethodRepo.AuthMethodRepo, never, MemoryStat
     const rows = state.table<Row>("authMethods")
     return {
       insert: (platformId, method) => state.write(() => [undefined, setEntry(rows, method.id, { platformId, method })]),
+      insertAll: (platformId, methods) =>
+        state.write(() => [
+          undefined,
+          undoAll(methods.map((method) => setEntry(rows, method.id, { platformId, method })))
+        ]),
       listByAccount: (platformId, accountId) =>
         Effect.sync(() =>
           Array.from(rows.values())

@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { type InternalAccount, InternalAccountRepo, Page } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -31,6 +31,11 @@ export const layer: Layer.Layer<InternalAccountRepo.InternalAccountRepo, never, 
     return {
       insert: (platformId, account) =>
         state.write(() => [undefined, setEntry(rows, account.id, { platformId, account })]),
+      insertAll: (platformId, accounts) =>
+        state.write(() => [
+          undefined,
+          undoAll(accounts.map((account) => setEntry(rows, account.id, { platformId, account })))
+        ]),
       findById: (platformId, id) =>
         Effect.sync(() =>
           Option.fromNullable(rows.get(id)).pipe(

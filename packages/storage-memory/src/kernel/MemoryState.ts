@@ -39,6 +39,13 @@ export const removeEntry = <K, V>(map: Map<K, V>, key: K): (() => void) => {
   }
 }
 
+/** Runs every undo in reverse order: the undo of several writes made in one step. */
+export const undoAll =
+  (undos: ReadonlyArray<() => void>): (() => void) =>
+  () => {
+    for (const undo of [...undos].reverse()) undo()
+  }
+
 export const layer: Layer.Layer<MemoryState> = Layer.scoped(
   MemoryState,
   Effect.gen(function* () {

@@ -1,6 +1,7 @@
 import { type Context, Effect, Layer } from "effect"
-import { Ledger, type Platform } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { Errors, Ledger, type Platform, RecordedEvent } from "@payrail/core"
+import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
+import { appendTo, eventsOf } from "../kernel/MemoryOutbox.js"
 
 interface AccountRow {
   readonly account: Ledger.LedgerAccount
@@ -61,6 +62,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       state.table<Array<{ readonly postingId: Ledger.PostingId; readonly amountMinor: bigint }>>(
         "ledgerEntriesByAccount"
       )
+    const outbox = eventsOf(state)
     let sequence = 0
 
     const accountOf = (platformId: Platform.PlatformId, accountId: string) => {
@@ -73,7 +75,18 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       return row === undefined ? nothing : setEntry(accounts, move.accountId, apply(row, move))
     }
 
-    const apply = (posting: Ledger.Posting, fingerprint: string): Outcome<Ledger.PostResult, never> => {
+    // The balances of the posting's guarded accounts as they are now, in account id order, as `PostResult` lists them.
+    const guardedBalances = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Ledger.Balance> =>
+      movesOf(entries).flatMap(({ accountId }) => {
+        const row = accounts.get(accountId)
+        return row !== undefined && row.account.guarded ? [balanceOf(row)] : []
+      })
+
+    const apply = (
+      posting: Ledger.Posting,
+      fingerprint: string,
+      recorded: RecordedEvent.RecordedEvent | undefined
+    ): Outcome<Ledger.PostResult, never> => {
       sequence += 1
       const id = Ledger.PostingId.make(`Posting:00000000-0000-4000-8000-${hex(sequence)}`)
       const undos = [
@@ -105,14 +118,17 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         list.push({ postingId: id, amountMinor })
         undos.push(() => void list.pop())
       }
-      return [Effect.succeed({ postingId: id, applied: true }), () => undos.reverse().forEach((undo) => undo())]
+      const result = { postingId: id, applied: true, balances: guardedBalances(posting.entries) }
+      if (recorded !== undefined) undos.push(appendTo(outbox, RecordedEvent.complete(recorded, result)))
+      return [Effect.succeed(result), () => undos.reverse().forEach((undo) => undo())]
     }
 
-    const post = (posting: Ledger.Posting) =>
+    // `post`, recording the completed event in the same step when the posting applies.
+    const post = (posting: Ledger.Posting, recorded?: RecordedEvent.RecordedEvent) =>
       state.write(
         (): Outcome<
           Ledger.PostResult,
-          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting
+          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
         > => {
           // In account id order, like the guards, so both adapters name the same account.
           for (const entry of [...posting.entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
@@ -125,7 +141,10 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
           const existing = keys.get(`${posting.platformId}\u0000${posting.idempotencyKey}`)
           if (existing !== undefined) {
             return postings.get(existing)?.fingerprint === fingerprint
-              ? [Effect.succeed({ postingId: existing, applied: false }), nothing]
+              ? [
+                  Effect.succeed({ postingId: existing, applied: false, balances: guardedBalances(posting.entries) }),
+                  nothing
+                ]
               : [Effect.fail(Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)), nothing]
           }
           for (const move of movesOf(posting.entries)) {
@@ -135,7 +154,14 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
               return [Effect.fail(short), nothing]
             }
           }
-          return apply(posting, fingerprint)
+          // As on SQL, a balance path of an account that is not a guarded account of the posting refuses it all.
+          const guarded = new Set(guardedBalances(posting.entries).map((balance) => balance.accountId))
+          const stray = recorded?.balancesAt.find(({ accountId }) => !guarded.has(accountId))
+          if (stray !== undefined) {
+            const failure = Errors.StoreFailure.of(`ledger.postRecording: ${stray.accountId} is not a guarded account`)
+            return [Effect.fail(failure), nothing]
+          }
+          return apply(posting, fingerprint, recorded)
         }
       )
 
@@ -186,32 +212,46 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       }
     }
 
+    // Opens the valid accounts in one step: all of them, or none when one exists with another spec.
+    const open = (valid: ReadonlyArray<Ledger.LedgerAccount>) =>
+      Effect.flatten(
+        state.write((): Outcome<void, Ledger.InvalidPosting> => {
+          for (const account of valid) {
+            const existing = accounts.get(account.id)?.account
+            const same =
+              existing === undefined ||
+              (existing.platformId === account.platformId &&
+                existing.currency === account.currency &&
+                existing.guarded === account.guarded)
+            if (!same) {
+              const conflict = Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
+              return [Effect.fail(conflict), nothing]
+            }
+          }
+          const undos = valid
+            .filter((account) => !accounts.has(account.id))
+            .map((account) =>
+              setEntry(accounts, account.id, {
+                account,
+                postedMinor: 0n,
+                pendingDebitsMinor: 0n,
+                pendingCreditsMinor: 0n
+              })
+            )
+          return [Effect.void, undoAll(undos)]
+        })
+      )
+
     return Ledger.Ledger.of({
-      openAccount: (account) =>
-        Effect.flatMap(Ledger.validateAccount(account), (valid) =>
-          Effect.flatten(
-            state.write((): Outcome<void, Ledger.InvalidPosting> => {
-              const existing = accounts.get(valid.id)?.account
-              if (existing === undefined) {
-                const row = { account: valid, postedMinor: 0n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
-                return [Effect.void, setEntry(accounts, valid.id, row)]
-              }
-              const same =
-                existing.platformId === valid.platformId &&
-                existing.currency === valid.currency &&
-                existing.guarded === valid.guarded
-              return [
-                same
-                  ? Effect.void
-                  : Effect.fail(
-                      Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
-                    ),
-                nothing
-              ]
-            })
-          )
+      openAccount: (account) => Effect.flatMap(Ledger.validateAccount(account), (valid) => open([valid])),
+      openAccounts: (all) =>
+        Effect.flatMap(
+          Effect.forEach(all, (account) => Ledger.validateAccount(account)),
+          open
         ),
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
+      postRecording: (posting, recorded) =>
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid, recorded))),
       confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
       release: (platformId, postingId) => settle(platformId, postingId, "released"),
       balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),

@@ -78,6 +78,7 @@ describe("Customers", () => {
   it.effect("leaves no customer behind when recording its event fails", () => {
     const failingOutbox = Layer.succeed(Outbox.Outbox, {
       append: () => Effect.fail(Errors.StoreFailure.of("append event")),
+      appendAll: () => Effect.fail(Errors.StoreFailure.of("append events")),
       pending: () => Effect.succeed([])
     })
     const broken = Domain.layer.pipe(

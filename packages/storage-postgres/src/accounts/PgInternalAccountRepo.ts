@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import type { Fragment } from "@effect/sql/Statement"
 import { Errors, InternalAccount, InternalAccountRepo, Page, Platform } from "@payrail/core"
-import { type Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, type Context, Effect, Layer, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record } from "../internal/rows.js"
@@ -25,7 +25,8 @@ const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({
 
 /**
  * `InternalAccountRepo` on the `internal_accounts` table, every statement scoped by `platform_id`: another
- * platform's account is never found nor listed. An id is inserted once (a second insert fails as `StoreFailure`).
+ * platform's account is never found nor listed. An id is inserted once (a second insert fails as `StoreFailure`);
+ * `insertAll` is one multi-row `INSERT`, all or nothing.
  * `list` is a keyset page, newest first by `(createdAt, id)` with ids in byte order (`COLLATE "C"`, the JavaScript
  * order), `owner: "customers"` selecting accounts with a `customerId` and `"platform"` those without; its
  * `totalCount` counts the matching accounts (a handful per customer, so counting them is cheap). Records are
@@ -47,13 +48,16 @@ export const make: Effect.Effect<
     return conditions
   }
 
+  // One multi-row INSERT for any number of accounts.
   const insert = SqlSchema.void({
-    Request: Schema.Struct({ platformId: Platform.PlatformId, account: InternalAccount.InternalAccount }),
-    execute: ({ platformId, account }) =>
+    Request: Schema.Struct({
+      platformId: Platform.PlatformId,
+      accounts: Schema.NonEmptyArray(InternalAccount.InternalAccount)
+    }),
+    execute: ({ platformId, accounts }) =>
       Effect.flatMap(
-        jsonText(account),
-        (json) =>
-          sql`INSERT INTO internal_accounts ${sql.insert({
+        Effect.forEach(accounts, (account) =>
+          Effect.map(jsonText(account), (json) => ({
             id: account.id,
             platform_id: platformId,
             customer_id: account.customerId ?? null,
@@ -61,7 +65,9 @@ export const make: Effect.Effect<
             currency: account.currency,
             record: json,
             created_at: account.createdAt
-          })}`
+          }))
+        ),
+        (rows) => sql`INSERT INTO internal_accounts ${sql.insert(rows)}`
       )
   })
 
@@ -88,7 +94,14 @@ export const make: Effect.Effect<
 
   return InternalAccountRepo.InternalAccountRepo.of({
     insert: (platformId, account) =>
-      insert({ platformId, account }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))),
+      insert({ platformId, accounts: [account] }).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))
+      ),
+
+    insertAll: (platformId, accounts) =>
+      Arr.isNonEmptyReadonlyArray(accounts)
+        ? insert({ platformId, accounts }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insertAll")))
+        : Effect.void,
 
     findById: (platformId, id) =>
       findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))),

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { DomainEvent, Errors, Outbox } from "@payrail/core"
-import { type Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, type Context, Effect, Layer, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 
 const { fields } = DomainEvent.DomainEvent
@@ -27,24 +27,26 @@ const EventRow = Schema.transform(
  * `Outbox` on the `outbox` table. Appending inside `UnitOfWork.transaction` commits the event with the change it
  * reports. `pending` returns undelivered events in append order (a `bigserial` sequence, so the order in which
  * appends were made, which under concurrency can differ from the order in which they committed), at most `limit`.
- * An event id appended twice fails with `StoreFailure`.
+ * An event id appended twice fails with `StoreFailure`. `appendAll` is one multi-row `INSERT`, all or nothing.
  */
 export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql) => {
+    // One multi-row INSERT; its rows take their `seq` in the order listed.
     const append = SqlSchema.void({
-      Request: DomainEvent.DomainEvent,
-      execute: (event) =>
+      Request: Schema.NonEmptyArray(DomainEvent.DomainEvent),
+      execute: (events) =>
         Effect.flatMap(
-          jsonText(event.data),
-          (data) =>
-            sql`INSERT INTO outbox ${sql.insert({
+          Effect.forEach(events, (event) =>
+            Effect.map(jsonText(event.data), (data) => ({
               id: event.id,
               platform_id: event.platformId,
               type: event.type,
               timestamp: event.timestamp,
               data
-            })}`
+            }))
+          ),
+          (rows) => sql`INSERT INTO outbox ${sql.insert(rows)}`
         )
     })
 
@@ -56,7 +58,11 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
     })
 
     return Outbox.Outbox.of({
-      append: (event) => append(event).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
+      append: (event) => append([event]).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
+      appendAll: (events) =>
+        Arr.isNonEmptyReadonlyArray(events)
+          ? append(events).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.appendAll")))
+          : Effect.void,
       pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending")))
     })
   }

@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Errors, Ledger, type Platform } from "@payrail/core"
-import { type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DomainEvent, Errors, Ledger, type Platform, type RecordedEvent } from "@payrail/core"
+import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { jsonText } from "../internal/encoding.js"
 import { Returned } from "../internal/rows.js"
 
 // Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
@@ -18,6 +19,19 @@ const Amounts = Schema.Struct({
   })
 )
 
+/** A `RecordedEvent` as the statement takes it: the event encoded, its data completed in SQL. */
+const Recorded = Schema.Struct({
+  event: DomainEvent.DomainEvent,
+  postingIdAt: Schema.Array(Schema.Array(Schema.String)),
+  balancesAt: Schema.Array(
+    Schema.Struct({
+      accountId: Schema.String,
+      availableAt: Schema.Array(Schema.String),
+      postedAt: Schema.Array(Schema.String)
+    })
+  )
+})
+
 /** The arguments of `payrail_ledger_post`: a posting as parallel arrays of its entries, amounts as text. */
 const PostRequest = Schema.Struct({
   platformId: Schema.String,
@@ -28,16 +42,32 @@ const PostRequest = Schema.Struct({
   createdAt: Schema.DateTimeUtc,
   accountIds: Schema.Array(Schema.String),
   currencies: Schema.Array(Schema.String),
-  amounts: Schema.Array(Schema.BigInt)
+  amounts: Schema.Array(Schema.BigInt),
+  recorded: Schema.UndefinedOr(Recorded)
 })
 
 const PostRow = Schema.Struct({
   outcome: Schema.Literal("applied", "replayed", "key_reused", "unknown_account", "invalid", "insufficient"),
   posting_id: Schema.NullOr(Ledger.PostingId),
-  detail: Schema.NullOr(Schema.String)
+  detail: Schema.NullOr(Schema.String),
+  // The guarded accounts' balances as parallel arrays in account id order, amounts as text (see `Amounts`).
+  balance_account_ids: Schema.Array(Schema.String),
+  balance_posted_minor: Schema.Array(Schema.BigInt),
+  balance_pending_debits_minor: Schema.Array(Schema.BigInt),
+  balance_pending_credits_minor: Schema.Array(Schema.BigInt)
 })
 type PostRow = typeof PostRow.Type
 type PostFailure = Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
+
+// Every guarded account of a posting is one of its entries' accounts, in the entry's currency (the function checked).
+const balancesOf = (posting: Ledger.Posting, row: PostRow): ReadonlyArray<Ledger.Balance> =>
+  row.balance_account_ids.map((accountId, i) => ({
+    accountId,
+    currency: posting.entries.find((entry) => entry.accountId === accountId)?.currency ?? "",
+    postedMinor: row.balance_posted_minor[i] ?? 0n,
+    pendingDebitsMinor: row.balance_pending_debits_minor[i] ?? 0n,
+    pendingCreditsMinor: row.balance_pending_credits_minor[i] ?? 0n
+  }))
 
 const AccountKey = Schema.Struct({ platformId: Schema.String, accountId: Schema.String })
 
@@ -78,10 +108,11 @@ const storeFailureUnless =
 /**
  * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
  *
- * Guarantees: a posting is one call of the `payrail_ledger_post` function, a single statement, so it is atomic on
- * its own and joins the ambient unit of work (its connection) inside `UnitOfWork.transaction`; a posting that fails
- * for a domain reason (`InvalidPosting`, `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves
- * that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
+ * Guarantees: a posting is one call of the `payrail_ledger_post` function (migration `0009_ledger_post_balances`),
+ * a single statement that also answers the guarded accounts' new balances (and, for `postRecording`, records the
+ * completed event in the same statement), so it is atomic on its own and joins the ambient unit of work (its
+ * connection) inside `UnitOfWork.transaction`; a posting that fails for a domain reason (`InvalidPosting`,
+ * `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
  * their balances are sums over their entries, so postings touching them run in parallel. The idempotency key is
  * a unique constraint: of concurrent postings with one key exactly one applies, the others answer as replays.
@@ -132,6 +163,63 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       }
     })
 
+    // One multi-row INSERT; answers the ids it inserted (the others already existed).
+    const insertAccounts = SqlSchema.findAll({
+      Request: Schema.NonEmptyArray(Spec),
+      Result: Returned,
+      execute: (specs) => {
+        const rows = specs.map((spec) => {
+          const opening = spec.guarded ? "0" : null
+          return {
+            id: spec.id,
+            platform_id: spec.platformId,
+            currency: spec.currency,
+            guarded: spec.guarded,
+            posted_minor: opening,
+            pending_debits_minor: opening,
+            pending_credits_minor: opening
+          }
+        })
+        return sql`INSERT INTO ledger_accounts ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
+      }
+    })
+
+    const specsOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({
+        id: Schema.String,
+        platform_id: Schema.String,
+        currency: Schema.String,
+        guarded: Schema.Boolean
+      }).pipe(Schema.rename({ platform_id: "platformId" })),
+      execute: (ids) => sql`SELECT id, platform_id, currency, guarded FROM ledger_accounts WHERE id IN ${sql.in(ids)}`
+    })
+
+    const sameSpec = (found: typeof SpecRow.Type, spec: Ledger.LedgerAccount) =>
+      found.platformId === spec.platformId && found.currency === spec.currency && found.guarded === spec.guarded
+
+    const openAccounts = (accounts: ReadonlyArray<Ledger.LedgerAccount>) =>
+      Effect.gen(function* () {
+        const valid = yield* Effect.forEach(accounts, (account) => Ledger.validateAccount(account))
+        if (!Arr.isNonEmptyReadonlyArray(valid)) return
+        const inserted = yield* insertAccounts(valid).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
+        )
+        if (inserted.length === valid.length) return
+        const fresh = new Set(inserted.map((row) => row.id))
+        const existing = valid.filter((account) => !fresh.has(account.id))
+        const found = yield* specsOf(existing.map((account) => account.id)).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
+        )
+        const byId = new Map(found.map((row) => [row.id, row] as const))
+        for (const account of existing) {
+          const row = byId.get(account.id)
+          if (row === undefined || !sameSpec(row, account)) {
+            return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
+          }
+        }
+      })
+
     const specOf = SqlSchema.findOne({
       Request: Schema.String,
       Result: SpecRow,
@@ -157,13 +245,52 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
         )
 
+    const results = sql.literal(`outcome, posting_id, detail, balance_account_ids,
+      balance_posted_minor::text[] AS balance_posted_minor,
+      balance_pending_debits_minor::text[] AS balance_pending_debits_minor,
+      balance_pending_credits_minor::text[] AS balance_pending_credits_minor`)
+
+    // With an event to record: one statement still. The function posts; when it applied, the event's data is
+    // completed step by step (one CTE per figure, each reading the function's answer) and inserted into the outbox.
+    // A balance path of an account the answer lacks makes the data NULL, which the outbox refuses: nothing applies.
+    const recording = (recorded: typeof Recorded.Encoded, json: string) => {
+      const steps = [
+        ...recorded.postingIdAt.map((path) => sql`jsonb_set(d.data, ${path}::text[], to_jsonb(p.posting_id))`),
+        ...recorded.balancesAt.flatMap(({ accountId, availableAt, postedAt }) => {
+          const at = sql`array_position(p.balance_account_ids, ${accountId}::text)`
+          return [
+            sql`jsonb_set(d.data, ${availableAt}::text[],
+              to_jsonb(p.balance_posted_minor[${at}] - p.balance_pending_debits_minor[${at}]))`,
+            sql`jsonb_set(d.data, ${postedAt}::text[], to_jsonb(p.balance_posted_minor[${at}]))`
+          ]
+        })
+      ]
+      const ctes = steps.map(
+        (step, index) => sql`, ${sql(`d${index + 1}`)} AS (SELECT ${step} AS data FROM ${sql(`d${index}`)} d, posted p)`
+      )
+      const { event } = recorded
+      return sql`, d0 AS (SELECT ${json}::jsonb AS data FROM posted WHERE outcome = 'applied')
+        ${sql.join("", false)(ctes)}, recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data)
+          SELECT ${event.id}, ${event.platformId}, ${event.type}, ${event.timestamp}::timestamptz, data
+          FROM ${sql(`d${steps.length}`)})`
+    }
+
     const postOnce = SqlSchema.single({
       Request: PostRequest,
       Result: PostRow,
-      execute: (request) => sql`SELECT outcome, posting_id, detail FROM payrail_ledger_post(${request.platformId},
-        ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
-        ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
-        ${request.amounts}::bigint[])`
+      execute: (request) => {
+        const call = sql`payrail_ledger_post(${request.platformId},
+          ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
+          ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
+          ${request.amounts}::bigint[])`
+        const { recorded } = request
+        if (recorded === undefined) return sql`SELECT ${results} FROM ${call}`
+        return Effect.flatMap(
+          jsonText(recorded.event.data),
+          (json) => sql`WITH posted AS MATERIALIZED (SELECT * FROM ${call}) ${recording(recorded, json)}
+            SELECT ${results} FROM posted`
+        )
+      }
     })
 
     const totals = SqlSchema.findAll({
@@ -181,7 +308,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         case "replayed":
           return row.posting_id === null
             ? Effect.fail(Errors.StoreFailure.of("ledger.post: no posting id"))
-            : Effect.succeed({ postingId: row.posting_id, applied: row.outcome === "applied" })
+            : Effect.succeed({
+                postingId: row.posting_id,
+                applied: row.outcome === "applied",
+                balances: balancesOf(posting, row)
+              })
         case "key_reused":
           return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
         case "insufficient":
@@ -196,7 +327,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
 
     // The hot path: one statement, and no more Effect steps than needed (each costs CPU that the database, on the
     // same cores, would otherwise get).
-    const post = (posting: Ledger.Posting) => {
+    const post = (posting: Ledger.Posting, recorded?: RecordedEvent.RecordedEvent) => {
       const accountIds: Array<string> = []
       const currencies: Array<string> = []
       const amounts: Array<bigint> = []
@@ -216,10 +347,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
             createdAt,
             accountIds,
             currencies,
-            amounts
+            amounts,
+            recorded
           })
         ),
-        Effect.mapError(Errors.StoreFailure.wrap("ledger.post")),
+        Effect.mapError(Errors.StoreFailure.wrap(recorded === undefined ? "ledger.post" : "ledger.postRecording")),
         Effect.flatMap((row) => outcome(posting, row))
       )
     }
@@ -244,7 +376,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
             return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
         }),
 
-      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), post),
+      openAccounts,
+
+      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid)),
+      postRecording: (posting, recorded) =>
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid, recorded)),
       confirm: settle("ledger.confirm", "posted"),
       release: settle("ledger.release", "released"),
 

@@ -9,7 +9,9 @@ import ledger from "./0005_ledger.js"
 import internalAccounts from "./0006_internal_accounts.js"
 import authMethods from "./0007_auth_methods.js"
 import externalAccounts from "./0008_external_accounts.js"
-import credentialChanges from "./0009_credential_changes.js"
+import ledgerPostBalances from "./0009_ledger_post_balances.js"
+import customerCounts from "./0010_customer_counts.js"
+import credentialChanges from "./0011_credential_changes.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -29,5 +31,7 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0006_internal_accounts": internalAccounts,
   "0007_auth_methods": authMethods,
   "0008_external_accounts": externalAccounts,
-  "0009_credential_changes": credentialChanges
+  "0009_ledger_post_balances": ledgerPostBalances,
+  "0010_customer_counts": customerCounts,
+  "0011_credential_changes": credentialChanges
 }

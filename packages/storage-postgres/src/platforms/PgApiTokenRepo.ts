@@ -13,7 +13,7 @@ const TokenWithPlatform = Schema.Struct({ token: ApiToken.ApiToken, platform: Pl
  * of two concurrent inserts with one client id exactly one succeeds; the other, like inserting an existing id,
  * fails with `StoreFailure`. `findWithPlatform` is one statement joining `platforms`, so the token and its
  * platform are read as of one moment. A deletion is signalled to every listening server by a trigger when it
- * commits (migration 0009, `PgCredentialChanges`). A client id containing NUL is not found, without a statement. Tokens and
+ * commits (migration 0011, `PgCredentialChanges`). A client id containing NUL is not found, without a statement. Tokens and
  * platforms are decoded with the core schemas on every read.
  */
 export const make: Effect.Effect<

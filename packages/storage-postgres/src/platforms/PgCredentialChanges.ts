@@ -3,7 +3,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { CredentialChanges } from "@payrail/core"
 import { Deferred, Duration, Effect, Fiber, Layer, Option, Schedule, Stream } from "effect"
 
-/** The channel migration 0009 notifies on every change to `api_tokens` and `platforms`. */
+/** The channel migration 0011 notifies on every change to `api_tokens` and `platforms`. */
 export const channel = "payrail_credentials"
 
 /** How often the listening connection proves it still receives notifications, and how long a proof may take. */

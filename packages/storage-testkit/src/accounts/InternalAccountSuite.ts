@@ -106,6 +106,33 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("inserts several accounts and credentials at once, each found as if inserted alone", () =>
+    Effect.gen(function* () {
+      const repo = yield* InternalAccountRepo.InternalAccountRepo
+      const methods = yield* AuthMethodRepo.AuthMethodRepo
+      const platform = yield* Fixtures.insertPlatform
+      const customerId = AccountFixtures.customerId()
+      const fiat = AccountFixtures.internalAccount({ customerId, currency: "USD", offsetMillis: 5 })
+      const wallet = AccountFixtures.internalAccount({
+        customerId,
+        type: "EMBEDDED_WALLET",
+        currency: "USDC",
+        offsetMillis: 5
+      })
+      yield* repo.insertAll(platform.id, [])
+      yield* repo.insertAll(platform.id, [fiat, wallet])
+      expect(yield* repo.findById(platform.id, fiat.id)).toEqual(Option.some(fiat))
+      expect(yield* repo.findById(platform.id, wallet.id)).toEqual(Option.some(wallet))
+      const listed = yield* repo.list(platform.id, { owner: "customers", customerId }, firstPage(10))
+      expect(idsOf(listed.data)).toEqual(newestFirst([fiat, wallet]))
+      expect(listed.totalCount).toBe(2)
+      const credentials = [AccountFixtures.authMethod(wallet.id, 1_000), AccountFixtures.authMethod(wallet.id, 2_000)]
+      yield* methods.insertAll(platform.id, [])
+      yield* methods.insertAll(platform.id, credentials)
+      expect(yield* methods.listByAccount(platform.id, wallet.id)).toEqual(credentials)
+    })
+  )
+
   it.effect("lists an account's auth methods oldest first, only within its platform and account", () =>
     Effect.gen(function* () {
       const repo = yield* AuthMethodRepo.AuthMethodRepo

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { CustomerErrors, CustomerRepo, Page } from "@payrail/core"
+import { CustomerErrors, CustomerRepo, Page, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
@@ -129,6 +129,42 @@ export const register = (it: Methods) => {
         }
       }
       expect(seen).toEqual(expected)
+    })
+  )
+
+  it.effect("counts only committed customers per platform and type, however the inserts end", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const store = yield* UnitOfWork.UnitOfWork
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const individuals = [
+        Fixtures.individual({ platformCustomerId: "counted-once" }),
+        ...Array.from({ length: 19 }, () => Fixtures.individual())
+      ]
+      const businesses = Array.from({ length: 3 }, () => Fixtures.business())
+      yield* Effect.forEach(
+        [...individuals, ...businesses],
+        (customer) => repo.insert(platform.id, customer, Fixtures.noIdentifier),
+        { concurrency: 8, discard: true }
+      )
+      yield* repo.insert(other.id, Fixtures.business(), Fixtures.noIdentifier)
+      // A refused insert and a unit of work that fails after its insert count nothing.
+      const taken = Fixtures.individual({ platformCustomerId: "counted-once" })
+      expect((yield* Effect.flip(repo.insert(platform.id, taken, Fixtures.noIdentifier)))._tag).toBe(
+        "PlatformCustomerIdTaken"
+      )
+      const undone = store.transaction(
+        Effect.zipRight(repo.insert(platform.id, Fixtures.business(), Fixtures.noIdentifier), Effect.fail("boom"))
+      )
+      expect(yield* Effect.flip(undone)).toBe("boom")
+      const totalOf = (filter: CustomerRepo.CustomerFilter) =>
+        Effect.map(repo.list(platform.id, filter, firstPage(1)), (page) => page.totalCount)
+      expect(yield* totalOf({})).toBe(23)
+      expect(yield* totalOf({ customerType: "INDIVIDUAL" })).toBe(20)
+      expect(yield* totalOf({ customerType: "BUSINESS" })).toBe(3)
+      expect(yield* totalOf({ customerType: "BUSINESS", email: "nobody@example.com" })).toBe(0)
+      expect((yield* repo.list(other.id, {}, firstPage(1))).totalCount).toBe(1)
     })
   )
 

@@ -42,6 +42,28 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("appends several events at once in the given order, and none when the unit of work fails", () =>
+    Effect.gen(function* () {
+      const store = yield* UnitOfWork.UnitOfWork
+      const outbox = yield* Outbox.Outbox
+      const platform = yield* Fixtures.insertPlatform
+      const events = ["CUSTOMER.CREATED", "CUSTOMER.KYC_APPROVED", "CUSTOMER.UPDATED"].map((type) =>
+        eventFor(platform.id, type)
+      )
+      yield* outbox.appendAll([])
+      yield* outbox.appendAll(events)
+      const later = eventFor(platform.id, "CUSTOMER.UPDATED")
+      yield* outbox.append(later)
+      const failed = yield* Effect.either(
+        store.transaction(
+          Effect.zipRight(outbox.appendAll([eventFor(platform.id, "CUSTOMER.CREATED")]), Effect.fail("boom" as const))
+        )
+      )
+      expect(failed).toEqual(Either.left("boom"))
+      expect(yield* eventsOf(platform.id)).toEqual([...events, later])
+    })
+  )
+
   it.effect("leaves neither the change nor its events behind when the unit of work fails", () =>
     Effect.gen(function* () {
       const store = yield* UnitOfWork.UnitOfWork

@@ -95,6 +95,24 @@ class Model {
     }
   }
 
+  /** The balances `post` must answer: the posting's guarded accounts as the model now has them, in id order. */
+  guardedBalances(posting: Ledger.Posting): ReadonlyArray<Ledger.Balance> {
+    const currencies = new Map(posting.entries.map((entry) => [entry.accountId, entry.currency] as const))
+    return Array.from(currencies.keys())
+      .filter((accountId) => this.guarded.has(accountId))
+      .sort()
+      .map((accountId) => {
+        const totals = this.of(accountId)
+        return {
+          accountId,
+          currency: currencies.get(accountId) ?? "",
+          postedMinor: totals.posted,
+          pendingDebitsMinor: totals.pendingDebits,
+          pendingCreditsMinor: totals.pendingCredits
+        }
+      })
+  }
+
   settle(applied: Applied, to: "posted" | "released"): void {
     applied.status = to
     for (const { accountId, amountMinor } of applied.posting.entries) {
@@ -181,9 +199,14 @@ const step = (ledger: LedgerService, book: LedgerFixtures.Book, model: Model, op
     const result = yield* Effect.either(ledger.post(posting))
     if (expected.kind === "applied") {
       expect(Either.isRight(result) && result.right.applied).toBe(true)
-      if (Either.isRight(result)) model.apply(posting, result.right.postingId)
+      if (Either.isRight(result)) {
+        model.apply(posting, result.right.postingId)
+        expect(result.right.balances).toEqual(model.guardedBalances(posting))
+      }
     } else if (expected.kind === "replayed") {
-      expect(result).toEqual(Either.right({ postingId: expected.postingId, applied: false }))
+      expect(result).toEqual(
+        Either.right({ postingId: expected.postingId, applied: false, balances: model.guardedBalances(posting) })
+      )
     } else if (expected.kind === "InsufficientFunds") {
       expect(Either.isLeft(result) && result.left).toMatchObject({
         _tag: "InsufficientFunds",

@@ -97,6 +97,23 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("answers each of 20 concurrent deposits into one account with the balance that deposit left", () =>
+    Effect.gen(function* () {
+      const book = yield* openBook({ usd: 1 })
+      const [account = ""] = book.usd
+      const { platformId } = book
+      const results = yield* concurrently(Array.from({ length: 20 }, () => fund(platformId, account, 10n)))
+      // Read in the step that changed the row, so no two deposits see the same balance and every one is seen.
+      const posted = results.map((result) =>
+        Either.isRight(result) ? result.right.balances.map((balance) => balance.postedMinor) : []
+      )
+      expect(posted.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(
+        Array.from({ length: 20 }, (_, index) => BigInt(index + 1) * 10n)
+      )
+      yield* checkInvariants(platformId, book.accounts)
+    })
+  )
+
   it.effect("completes transfers racing in both directions between two accounts without deadlock or loss", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger.Ledger

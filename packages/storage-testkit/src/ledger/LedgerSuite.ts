@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { Ledger, UnitOfWork } from "@payrail/core"
+import { DomainEvent, Ledger, Outbox, SystemAccounts, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import * as LedgerFixtures from "./LedgerFixtures.js"
 import * as LedgerProperties from "./LedgerProperties.js"
@@ -42,6 +42,37 @@ export const register = (it: Methods) => {
       expect(yield* Effect.flip(ledger.balance(platform.id, "InternalAccount:unknown"))).toEqual(
         Ledger.InvalidPosting.of("account_not_found", { accountId: "InternalAccount:unknown" })
       )
+    })
+  )
+
+  it.effect("opens several accounts at once as one by one would, and none of them when one is refused", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger.Ledger
+      const store = yield* UnitOfWork.UnitOfWork
+      const platform = yield* Fixtures.insertPlatform
+      const usd = LedgerFixtures.guarded(platform.id)
+      const eur = LedgerFixtures.guarded(platform.id, "EUR")
+      const clearing = SystemAccounts.accountsFor(platform.id, ["USD"])
+      yield* ledger.openAccounts([])
+      yield* ledger.openAccounts([usd, eur, ...clearing])
+      yield* ledger.openAccounts([usd, eur, ...clearing])
+      expect(yield* amounts(platform.id, usd.id)).toEqual([0n, 0n, 0n])
+      expect((yield* LedgerFixtures.balanceOf(platform.id, eur.id)).currency).toBe("EUR")
+      expect((yield* fund(platform.id, usd.id, 5n)).applied).toBe(true)
+
+      const fresh = LedgerFixtures.guarded(platform.id)
+      const conflicting = { ...eur, currency: "USD" }
+      expect(yield* Effect.flip(store.transaction(ledger.openAccounts([fresh, conflicting])))).toEqual(
+        Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: eur.id })
+      )
+      const invalid = { ...LedgerFixtures.guarded(platform.id), currency: "XXX" }
+      expect((yield* Effect.flip(ledger.openAccounts([fresh, invalid])))._tag).toBe("InvalidPosting")
+      for (const unopened of [fresh.id, invalid.id]) {
+        expect(yield* Effect.flip(ledger.balance(platform.id, unopened))).toEqual(
+          Ledger.InvalidPosting.of("account_not_found", { accountId: unopened })
+        )
+      }
+      expect(yield* amounts(platform.id, eur.id)).toEqual([0n, 0n, 0n])
     })
   )
 
@@ -149,6 +180,107 @@ export const register = (it: Methods) => {
       })
   )
 
+  it.effect(
+    "answers the balances its posting left in each guarded account, in id order; a replay, as they are now",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger.Ledger
+        const book = yield* openBook({ usd: 2 })
+        const { platformId } = book
+        const [low = "", high = ""] = [...book.usd].sort()
+        const deposited = yield* fund(platformId, high, 500n)
+        expect(deposited.balances).toEqual([
+          { accountId: high, currency: "USD", postedMinor: 500n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
+        ])
+        const held = movement(platformId, high, low, 120n, { status: "pending" })
+        // Entries listed high first: the answer is still in account id order.
+        const reserved = yield* ledger.post(held)
+        expect(reserved.balances).toEqual([
+          { accountId: low, currency: "USD", postedMinor: 0n, pendingDebitsMinor: 0n, pendingCreditsMinor: 120n },
+          { accountId: high, currency: "USD", postedMinor: 500n, pendingDebitsMinor: 120n, pendingCreditsMinor: 0n }
+        ])
+        yield* ledger.confirm(platformId, reserved.postingId)
+        yield* fund(platformId, low, 7n)
+        const replayed = yield* ledger.post(held)
+        expect(replayed.applied).toBe(false)
+        expect(replayed.balances).toEqual([
+          { accountId: low, currency: "USD", postedMinor: 127n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n },
+          { accountId: high, currency: "USD", postedMinor: 380n, pendingDebitsMinor: 0n, pendingCreditsMinor: 0n }
+        ])
+        // Only system accounts: nothing guarded to answer.
+        const fee = movement(platformId, system(platformId, "RAIL_CLEARING"), system(platformId, "FEES"), 3n)
+        expect((yield* ledger.post(fee)).balances).toEqual([])
+        yield* checkInvariants(platformId, book.accounts)
+      })
+  )
+
+  it.effect("records an event completed with the posting's id and balances only when the posting applies", () =>
+    Effect.gen(function* () {
+      const ledger = yield* Ledger.Ledger
+      const store = yield* UnitOfWork.UnitOfWork
+      const book = yield* openBook({ usd: 2 })
+      const { platformId } = book
+      const [alice = "", bob = ""] = book.usd
+      yield* fund(platformId, alice, 100n)
+      const eventsOf = Effect.map(
+        Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000)),
+        (events) => events.filter((event) => event.platformId === platformId)
+      )
+      const template = (type: string) =>
+        new DomainEvent.DomainEvent({
+          id: DomainEvent.EventId.make(`Webhook:${globalThis.crypto.randomUUID()}`),
+          platformId,
+          type,
+          timestamp: Fixtures.at(0),
+          data: { kept: "as is", account: { balance: { amount: 0, currency: "USD" }, total: { amount: 0 } } }
+        })
+      const figures = (accountId: string) => ({
+        postingIdAt: [["postingId"]],
+        balancesAt: [
+          { accountId, availableAt: ["account", "balance", "amount"], postedAt: ["account", "total", "amount"] }
+        ]
+      })
+      const posting = movement(platformId, alice, bob, 30n, { status: "pending" })
+      const event = template("MOVED")
+      const result = yield* ledger.postRecording(posting, { event, ...figures(alice) })
+      expect(result.applied).toBe(true)
+      expect(result.balances.map((balance) => balance.accountId)).toEqual([alice, bob].sort())
+      const recorded = new DomainEvent.DomainEvent({
+        ...event,
+        data: {
+          kept: "as is",
+          postingId: result.postingId,
+          account: { balance: { amount: 70, currency: "USD" }, total: { amount: 100 } }
+        }
+      })
+      expect(yield* eventsOf).toEqual([recorded])
+
+      // A replay, a refused posting and a failed unit of work record nothing.
+      expect((yield* ledger.postRecording(posting, { event: template("REPLAYED"), ...figures(alice) })).applied).toBe(
+        false
+      )
+      const tooMuch = movement(platformId, alice, bob, 71n)
+      expect(
+        (yield* Effect.flip(ledger.postRecording(tooMuch, { event: template("REFUSED"), ...figures(alice) })))._tag
+      ).toBe("InsufficientFunds")
+      const undone = store.transaction(
+        Effect.zipRight(
+          ledger.postRecording(movement(platformId, alice, bob, 1n), { event: template("UNDONE"), ...figures(alice) }),
+          Effect.fail("boom" as const)
+        )
+      )
+      expect(yield* Effect.flip(undone)).toBe("boom")
+      // A balance of an account that is not a guarded account of the posting refuses the posting as a whole.
+      const stray = movement(platformId, alice, bob, 1n)
+      const strayFigures = figures(system(platformId, "RAIL_CLEARING"))
+      const refused = yield* Effect.flip(ledger.postRecording(stray, { event: template("STRAY"), ...strayFigures }))
+      expect(refused._tag).toBe("StoreFailure")
+      expect(yield* eventsOf).toEqual([recorded])
+      expect(yield* amounts(platformId, alice)).toEqual([100n, 30n, 0n])
+      yield* checkInvariants(platformId, book.accounts)
+    })
+  )
+
   it.effect("replays a posting by its key without applying it twice; other content under the key is refused", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger.Ledger
@@ -160,7 +292,13 @@ export const register = (it: Methods) => {
       const posting = movement(platformId, alice, bob, 40n)
       const first = yield* ledger.post(posting)
       const replay = yield* ledger.post({ ...posting, entries: [...posting.entries].reverse() })
-      expect(replay).toEqual({ postingId: first.postingId, applied: false })
+      expect(replay).toEqual({
+        postingId: first.postingId,
+        applied: false,
+        balances: [yield* LedgerFixtures.balanceOf(platformId, alice), yield* LedgerFixtures.balanceOf(platformId, bob)]
+          .slice()
+          .sort((a, b) => (a.accountId < b.accountId ? -1 : 1))
+      })
       expect(yield* amounts(platformId, bob)).toEqual([40n, 0n, 0n])
       for (const changed of [
         { ...posting, description: "other" },

@@ -1,0 +1,109 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { expect, layer } from "@effect/vitest"
+import {
+  AccountProvisioning,
+  CustomerRequest,
+  Customers,
+  Ids,
+  InternalAccounts,
+  KycProvider,
+  Ledger,
+  Outbox,
+  PlatformRepo,
+  SandboxFunding,
+  type Storage,
+  SystemAccounts
+} from "@payrail/core"
+import { Fixtures } from "@payrail/storage-testkit"
+import { Effect, Layer, Option, Schema } from "effect"
+import * as Statements from "./fixtures/Statements.js"
+
+// A provider that approves every individual, so creating one records two events (CREATED and KYC_APPROVED).
+const approving = Layer.succeed(KycProvider.KycProvider, {
+  initialVerification: ({ request }) =>
+    Effect.succeed(
+      request.customerType === "INDIVIDUAL"
+        ? { customerType: "INDIVIDUAL" as const, kycStatus: "APPROVED" as const }
+        : { customerType: "BUSINESS" as const, kybStatus: "APPROVED" as const }
+    )
+})
+
+const request = Schema.decodeUnknownSync(CustomerRequest.CreateCustomerRequest)({
+  customerType: "INDIVIDUAL",
+  fullName: "Ada Lovelace",
+  email: "ada@example.com"
+})
+
+/**
+ * How many statements the use cases on the request path send inside their unit of work (`BEGIN` and `COMMIT`
+ * are not counted: `@effect/sql` opens no statement span for them): the round trips that hold locks. Registered
+ * once per backend.
+ */
+export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) => {
+  const domain = Layer.mergeAll(Customers.layer, SandboxFunding.layer).pipe(
+    Layer.provide(AccountProvisioning.customerLayer),
+    Layer.provideMerge(InternalAccounts.layer),
+    Layer.provide(approving),
+    Layer.provide(Ids.layer),
+    Layer.provideMerge(storage)
+  )
+  layer(domain, { timeout: "120 seconds", excludeTestServices: true })(
+    `storage-postgres use-case statements on ${backend}`,
+    (it) => {
+      it.effect("creates a customer in one statement per table and funds an account in one statement", () =>
+        Effect.gen(function* () {
+          const platform = Fixtures.platform()
+          yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform))
+          const ledger = yield* Ledger.Ledger
+          const currencies = platform.config.supportedCurrencies.map((currency) => currency.currencyCode)
+          yield* ledger.openAccounts(SystemAccounts.accountsFor(platform.id, currencies))
+
+          const customers = yield* Customers.Customers
+          const [customer, created] = yield* Statements.executed(customers.create(platform, request))
+          expect(created.map((text) => /INSERT INTO (\w+)/.exec(text)?.[1])).toEqual([
+            "customers",
+            "internal_accounts",
+            "ledger_accounts",
+            "auth_methods",
+            "outbox"
+          ])
+          const events = (yield* Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000))).filter(
+            (event) => event.platformId === platform.id
+          )
+          expect(events.map((event) => event.type)).toEqual(["CUSTOMER.CREATED", "CUSTOMER.KYC_APPROVED"])
+
+          const accounts = yield* InternalAccounts.InternalAccounts
+          const page = yield* accounts.list(
+            platform,
+            { owner: "customers", customerId: customer.id },
+            { limit: 20, after: Option.none() }
+          )
+          expect(page.data.length).toBe(currencies.length)
+          const [account] = page.data
+          if (account === undefined) return expect.unreachable("the customer has no account")
+
+          const funding = yield* SandboxFunding.SandboxFunding
+          const input = { amountMinor: 2_500n, idempotencyKey: Option.some(globalThis.crypto.randomUUID()) }
+          const [view, funded] = yield* Statements.executed(funding.fund(platform, account.id, input))
+          // The account read, then one statement that posts (answering the balance) and records the event.
+          expect(funded).toHaveLength(2)
+          expect(funded[1]).toMatch(/payrail_ledger_post[\s\S]*INSERT INTO outbox/)
+          expect(view.balance.amount).toBe(2_500)
+          const incoming = (yield* Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000))).filter(
+            (event) => event.platformId === platform.id && event.type === "INCOMING_PAYMENT"
+          )
+          expect(incoming).toHaveLength(1)
+          expect(incoming[0]?.data).toMatchObject({
+            transactionId: expect.stringMatching(/^Posting:/),
+            internalAccountId: account.id,
+            receivedAmount: { amount: 2_500 },
+            account: { id: account.id, balance: { amount: 2_500 }, totalBalance: { amount: 2_500 } }
+          })
+          const [replayed, again] = yield* Statements.executed(funding.fund(platform, account.id, input))
+          expect(again).toHaveLength(2)
+          expect(replayed).toEqual(view)
+        })
+      )
+    }
+  )
+}
