@@ -113,9 +113,10 @@ describe("Migrations", () => {
     () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const before = Effect.map(Migrations.loader, (loaded) =>
-          loaded.filter(([, name]) => name !== "customer_counts")
-        )
+        // The Migrator runs only ids above the latest applied: stop just before the counters.
+        const all = yield* Migrations.loader
+        const countsId = all.find(([, name]) => name === "customer_counts")?.[0] ?? 0
+        const before = Effect.succeed(all.filter(([id]) => id < countsId))
         yield* Migrator.make({})({ loader: before, table: Migrations.table })
         const customer = (id: string, platformId: string, type: string) =>
           sql`INSERT INTO customers ${sql.insert({
@@ -139,7 +140,9 @@ describe("Migrations", () => {
           (insert) => insert,
           { discard: true }
         )
-        expect((yield* Migrations.run).map(([, name]) => name)).toEqual(["customer_counts"])
+        expect((yield* Migrations.run).map(([, name]) => name)).toEqual(
+          all.filter(([id]) => id >= countsId).map(([, name]) => name)
+        )
         const counts = yield* sql`SELECT platform_id, customer_type, slot, n::int AS n FROM customer_counts
           ORDER BY platform_id, customer_type, slot`
         expect(counts).toEqual([
