@@ -103,7 +103,12 @@ describe("Migrations", () => {
         const loaded = yield* loadedIds
         expect(loaded.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}.ts`)).toEqual(files)
         expect(loaded.slice(0, shipped.length)).toEqual(shipped)
-        expect(loaded.map(([id]) => id)).toEqual(loaded.map((_, index) => index + 1))
+        // Consecutive ids, but for 0010 and 0011: taken by a branch that has not landed yet (rate_limits is 0012).
+        const reserved = new Set([10, 11])
+        const expected = Array.from({ length: loaded.length + reserved.size }, (_, index) => index + 1).filter(
+          (id) => !reserved.has(id)
+        )
+        expect(loaded.map(([id]) => id)).toEqual(expected.slice(0, loaded.length))
       })
   )
 

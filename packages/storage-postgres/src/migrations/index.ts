@@ -10,6 +10,7 @@ import internalAccounts from "./0006_internal_accounts.js"
 import authMethods from "./0007_auth_methods.js"
 import externalAccounts from "./0008_external_accounts.js"
 import credentialChanges from "./0009_credential_changes.js"
+import rateLimits from "./0012_rate_limits.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -29,5 +30,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0006_internal_accounts": internalAccounts,
   "0007_auth_methods": authMethods,
   "0008_external_accounts": externalAccounts,
-  "0009_credential_changes": credentialChanges
+  "0009_credential_changes": credentialChanges,
+  "0012_rate_limits": rateLimits
 }
