@@ -41,7 +41,7 @@ const forwardedFor = (header: string | undefined): ReadonlyArray<string> =>
  */
 export const make = (
   trusted: ReadonlyArray<string>
-): ((request: HttpServerRequest.HttpServerRequest) => string | undefined) => {
+): ((request: Pick<HttpServerRequest.HttpServerRequest, "remoteAddress" | "headers">) => string | undefined) => {
   const trust = trusted.length === 0 ? undefined : proxyAddr.compile([...trusted])
   return (request) => {
     const socket = Option.getOrUndefined(request.remoteAddress)

@@ -1,6 +1,7 @@
+import { Headers } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime, Option, Redacted, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AuthenticationLimits, Domain, Ids, Platforms, RateLimit } from "@payrail/core"
+import { AuthenticationLimits, Domain, Ids, Platforms, RateLimit, type Storage } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
@@ -29,7 +30,7 @@ const start = async () => {
     )
   )
   const clock = await runtime.runPromise(TestClock.testClock())
-  const context = await runtime.runPromise(Effect.context<never>())
+  const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
   const issue = () =>
     runtime.runPromise(
       Effect.gen(function* () {
@@ -116,7 +117,7 @@ describe("rate limits over HTTP", () => {
 describe("SourceAddress", () => {
   const request = (remoteAddress: string | undefined, forwardedFor?: string) => ({
     remoteAddress: Option.fromNullable(remoteAddress),
-    headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }
+    headers: Headers.fromInput(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor })
   })
 
   it("keys IPv4 by address, IPv4-mapped IPv6 as IPv4, and IPv6 by its /64", () => {
