@@ -13,6 +13,7 @@ export {
 } from "./accounts/AccountErrors.js"
 export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
+export { RateLimited } from "./kernel/RateLimited.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
 export { IdempotencyKeyReused, InsufficientFunds, InvalidPosting, ReservationSettled } from "./ledger/LedgerErrors.js"
 export {

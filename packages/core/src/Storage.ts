@@ -2,7 +2,7 @@ import type { ApiTokenRepo, CredentialChanges, PlatformRepo } from "./platforms/
 import type { AuthMethodRepo, ExternalAccountRepo, InternalAccountRepo } from "./accounts/index.js"
 import type { CustomerRepo } from "./customers/index.js"
 import type { Ledger } from "./ledger/index.js"
-import type { Outbox, UnitOfWork } from "./kernel/index.js"
+import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -16,3 +16,4 @@ export type Services =
   | InternalAccountRepo.InternalAccountRepo
   | AuthMethodRepo.AuthMethodRepo
   | ExternalAccountRepo.ExternalAccountRepo
+  | RateLimiter.RateLimiter

@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import path from "node:path"
-import { CredentialCache, Domain, Errors, Ids, type Storage } from "@payrail/core"
+import { AuthenticationLimits, CredentialCache, Domain, Errors, Ids, type Storage } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
@@ -41,7 +41,8 @@ export const describeStorage = (settings: ServerConfig): string => {
 }
 
 /**
- * The domain on the configured storage, with the sandbox providers and secure ids. A failure to open the store is
+ * The domain on the configured storage, with the sandbox providers, secure ids and the configured rate limits of
+ * authentication. A failure to open the store is
  * logged with its full cause at DEBUG level only: the caller reports it to people in one line.
  */
 export const make = (
@@ -53,5 +54,8 @@ export const make = (
     Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer),
     Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
+    Layer.provide(
+      Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))
+    ),
     Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause))
   )

@@ -3,7 +3,7 @@ import type { PlatformError } from "@effect/platform/Error"
 import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
 import type { Errors } from "@payrail/core"
-import { PayrailHttp } from "@payrail/http"
+import { PayrailHttp, SourceAddress } from "@payrail/http"
 import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
 import * as Banner from "./Banner.js"
@@ -32,7 +32,11 @@ export const layer = (
         )
       ).pipe(Layer.provide(NodeHttpServer.layer(() => listener.server, { port: settings.port, host: settings.host })))
     )
-  ).pipe(Layer.provide(PayrailHttp.layer))
+  ).pipe(
+    Layer.provide(
+      PayrailHttp.layer.pipe(Layer.provide(Layer.succeed(SourceAddress.TrustedProxies, settings.trustedProxies)))
+    )
+  )
   const announce = Layer.effectDiscard(
     Effect.gen(function* () {
       const bootstrap = settings.bootstrap

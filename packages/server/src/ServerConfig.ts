@@ -1,4 +1,5 @@
 import { Config, ConfigError, Either, LogLevel, Option, type Redacted } from "effect"
+import { SourceAddress } from "@payrail/http"
 
 /** Where the server keeps its data. */
 export type StorageKind = "postgres" | "pglite" | "memory"
@@ -25,6 +26,19 @@ export interface ServerConfig {
   readonly tracing: boolean
   /** How long verified API credentials are trusted without a storage lookup (0: never cached). */
   readonly credentialCacheSeconds: number
+  /** The rate limits of authentication and of requests per API token (0 turns a limit off). */
+  readonly rateLimits: RateLimitSettings
+  /** Proxies whose `X-Forwarded-For` names the source address (`PAYRAIL_TRUSTED_PROXIES`); none by default. */
+  readonly trustedProxies: ReadonlyArray<string>
+}
+
+/** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
+export interface RateLimitSettings {
+  readonly failuresPerClientId: number
+  readonly failuresPerSourceAddress: number
+  readonly failureWindowSeconds: number
+  readonly requestsPerSecond: number
+  readonly requestBurst: number
 }
 
 // `warning` and `none` are the names the configuration table documented before `Config.logLevel` was used.
@@ -54,6 +68,54 @@ const seconds = (name: string, fallback: number): Config.Config<number> =>
     Config.validate({ message: "must be between 1 and 3600", validation: (value) => value >= 1 && value <= 3600 }),
     Config.withDefault(fallback)
   )
+
+/** A whole number from 0 to `max` in `name`, else `fallback`; 0 turns the limit it sets off. */
+const figure = (name: string, fallback: number, max: number): Config.Config<number> =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `must be between 0 and ${max}`,
+      validation: (value) => value >= 0 && value <= max
+    }),
+    Config.withDefault(fallback)
+  )
+
+const rateLimits: Config.Config<RateLimitSettings> = Config.all({
+  failuresPerClientId: figure("PAYRAIL_AUTH_FAILURES_PER_CLIENT_ID", 20, 1_000_000),
+  failuresPerSourceAddress: figure("PAYRAIL_AUTH_FAILURES_PER_ADDRESS", 100, 1_000_000),
+  failureWindowSeconds: seconds("PAYRAIL_AUTH_FAILURE_WINDOW_SECONDS", 60),
+  requestsPerSecond: figure("PAYRAIL_TOKEN_REQUESTS_PER_SECOND", 100, 1_000_000),
+  requestBurst: Config.integer("PAYRAIL_TOKEN_REQUEST_BURST").pipe(
+    Config.validate({
+      message: "must be between 1 and 1000000",
+      validation: (value) => value >= 1 && value <= 1_000_000
+    }),
+    Config.withDefault(200)
+  )
+})
+
+// Validated by building the reader once, so a typo fails at start-up rather than trusting nothing silently.
+const trustedProxies: Config.Config<ReadonlyArray<string>> = Config.string("PAYRAIL_TRUSTED_PROXIES").pipe(
+  Config.withDefault(""),
+  Config.map((list) =>
+    list
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "")
+  ),
+  Config.mapOrFail((list) =>
+    Either.try({
+      try: () => {
+        SourceAddress.make(list)
+        return list
+      },
+      catch: () =>
+        ConfigError.InvalidData(
+          [],
+          "use comma-separated IP addresses, CIDR ranges, or loopback, linklocal, uniquelocal"
+        )
+    })
+  )
+)
 
 const storageKind = Config.literal("postgres", "pglite", "memory")("PAYRAIL_STORAGE")
 
@@ -85,6 +147,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
     Config.validate({ message: "must be between 0 and 600", validation: (seconds) => seconds >= 0 && seconds <= 600 }),
     Config.withDefault(10)
   ),
+  rateLimits,
+  trustedProxies,
   headersTimeoutSeconds: seconds("PAYRAIL_HEADERS_TIMEOUT_SECONDS", 10),
   requestTimeoutSeconds: seconds("PAYRAIL_REQUEST_TIMEOUT_SECONDS", 30),
   keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5)

@@ -28,4 +28,25 @@ describe("ServerConfig", () => {
       expect(yield* Effect.flip(read({ PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS: "0" }))).toBeDefined()
     })
   )
+
+  it.effect("reads the rate limits and trusted proxies, refusing a proxy entry that is no address or range", () =>
+    Effect.gen(function* () {
+      expect(yield* read({})).toMatchObject({
+        rateLimits: {
+          failuresPerClientId: 20,
+          failuresPerSourceAddress: 100,
+          failureWindowSeconds: 60,
+          requestsPerSecond: 100,
+          requestBurst: 200
+        },
+        trustedProxies: []
+      })
+      expect(
+        yield* read({ PAYRAIL_TOKEN_REQUESTS_PER_SECOND: "0", PAYRAIL_TRUSTED_PROXIES: "loopback, 10.0.0.0/8" })
+      ).toMatchObject({ rateLimits: { requestsPerSecond: 0 }, trustedProxies: ["loopback", "10.0.0.0/8"] })
+      expect(yield* Effect.flip(read({ PAYRAIL_TRUSTED_PROXIES: "the-load-balancer" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_AUTH_FAILURES_PER_CLIENT_ID: "-1" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_TOKEN_REQUEST_BURST: "0" }))).toBeDefined()
+    })
+  )
 })

@@ -5,6 +5,7 @@ import * as MemoryExternalAccountRepo from "./accounts/MemoryExternalAccountRepo
 import * as MemoryInternalAccountRepo from "./accounts/MemoryInternalAccountRepo.js"
 import * as MemoryCustomerRepo from "./customers/MemoryCustomerRepo.js"
 import * as MemoryOutbox from "./kernel/MemoryOutbox.js"
+import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
 import * as MemoryUnitOfWork from "./kernel/MemoryUnitOfWork.js"
 import * as MemoryLedger from "./ledger/MemoryLedger.js"
@@ -26,5 +27,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryInternalAccountRepo.layer,
   MemoryAuthMethodRepo.layer,
   MemoryExternalAccountRepo.layer,
-  MemoryCredentialChanges.layer
+  MemoryCredentialChanges.layer,
+  MemoryRateLimiter.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -5,6 +5,7 @@ export * as MemoryExternalAccountRepo from "./accounts/MemoryExternalAccountRepo
 export * as MemoryInternalAccountRepo from "./accounts/MemoryInternalAccountRepo.js"
 export * as MemoryLedger from "./ledger/MemoryLedger.js"
 export * as MemoryOutbox from "./kernel/MemoryOutbox.js"
+export * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 export * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
 export * as MemoryState from "./kernel/MemoryState.js"
 export * as MemoryUnitOfWork from "./kernel/MemoryUnitOfWork.js"

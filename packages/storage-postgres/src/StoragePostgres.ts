@@ -7,6 +7,7 @@ import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
 import * as PgInternalAccountRepo from "./accounts/PgInternalAccountRepo.js"
 import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
 import * as PgOutbox from "./kernel/PgOutbox.js"
+import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
 import * as PgLedger from "./ledger/PgLedger.js"
 import * as Migrations from "./Migrations.js"
@@ -30,7 +31,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgLedger.layer,
   PgInternalAccountRepo.layer,
   PgAuthMethodRepo.layer,
-  PgExternalAccountRepo.layer
+  PgExternalAccountRepo.layer,
+  PgRateLimiter.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

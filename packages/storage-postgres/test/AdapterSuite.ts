@@ -67,7 +67,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "external_accounts",
             "ledger_post_balances",
             "customer_counts",
-            "credential_changes"
+            "credential_changes",
+            "rate_limits"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

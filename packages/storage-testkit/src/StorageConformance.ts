@@ -4,6 +4,7 @@ import type { Storage } from "@payrail/core"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
+import * as RateLimiterSuite from "./kernel/RateLimiterSuite.js"
 import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
 import * as LedgerSuite from "./ledger/LedgerSuite.js"
 import * as PlatformSuite from "./platforms/PlatformSuite.js"
@@ -20,7 +21,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "unit of work": UnitOfWorkSuite,
       ledger: LedgerSuite,
       "internal accounts": InternalAccountSuite,
-      "external accounts": ExternalAccountSuite
+      "external accounts": ExternalAccountSuite,
+      "rate limiter": RateLimiterSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

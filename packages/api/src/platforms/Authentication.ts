@@ -1,4 +1,5 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
 import { Caller, Errors } from "@payrail/core"
 import { ErrorBody } from "../kernel/index.js"
 
@@ -13,11 +14,22 @@ export const PermissionDeniedBody = ErrorBody.wire(
 )
 
 /**
+ * 429 `RATE_LIMITED`: a rate limit refused the request (`details.limit` names it); retry after the `Retry-After`
+ * header's seconds (also `details.retryAfterSeconds`).
+ */
+export const RateLimitedBody = ErrorBody.wire(
+  Errors.RateLimited,
+  429,
+  "Too many requests: a rate limit (named in `details.limit`) refused it; retry after the `Retry-After` header's seconds"
+)
+
+/**
  * HTTP Basic with an API token: the client id is the username and the client secret the password. Provides the
- * authenticated `CurrentCaller` to handlers.
+ * authenticated `CurrentCaller` to handlers. Every authenticated operation can answer 401 and 429 (failed
+ * authentication limits per client id and source address, and the request limit per token).
  */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("@payrail/api/Authentication", {
-  failure: UnauthenticatedBody,
+  failure: Schema.Union(UnauthenticatedBody, RateLimitedBody),
   provides: Caller.CurrentCaller,
   security: {
     BasicAuth: HttpApiSecurity.basic.pipe(

@@ -11,6 +11,7 @@ import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { Errors, FieldError, InvalidInput } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { makeAllowedMethods } from "./internal/routeTable.js"
+import { RateLimitedResponse } from "../platforms/index.js"
 
 /** The largest request body accepted, in bytes (1 MiB). */
 export const maxBodyBytes = 1024 * 1024
@@ -121,6 +122,7 @@ const translate = (
     return Effect.fail(isBodyTooLarge(error) ? payloadTooLarge : malformedBody)
   }
   if (error instanceof Errors.Unauthenticated) return Effect.succeed(unauthenticated(error))
+  if (error instanceof Errors.RateLimited) return Effect.succeed(RateLimitedResponse.of(error))
   if (error instanceof Errors.StoreFailure) {
     return Effect.logError("store failure", error.operation, Cause.fail(error.cause)).pipe(
       Effect.zipRight(Effect.fail(error))
@@ -134,7 +136,7 @@ const translate = (
  * Wraps the whole API so that every failure leaves as the spec's error body with its status: decode failures as
  * 400 `INVALID_INPUT` listing every field, malformed JSON as 400, a wrong content type as 415, an unknown route as
  * 404 (405 with `Allow` when only the method is wrong), missing or wrong credentials as 401 with
- * `WWW-Authenticate`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
+ * `WWW-Authenticate`, a rate limit's refusal as 429 with `Retry-After`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
  */
 export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
   Effect.gen(function* () {

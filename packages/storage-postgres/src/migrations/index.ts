@@ -12,6 +12,7 @@ import externalAccounts from "./0008_external_accounts.js"
 import ledgerPostBalances from "./0009_ledger_post_balances.js"
 import customerCounts from "./0010_customer_counts.js"
 import credentialChanges from "./0011_credential_changes.js"
+import rateLimits from "./0012_rate_limits.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -33,5 +34,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0008_external_accounts": externalAccounts,
   "0009_ledger_post_balances": ledgerPostBalances,
   "0010_customer_counts": customerCounts,
-  "0011_credential_changes": credentialChanges
+  "0011_credential_changes": credentialChanges,
+  "0012_rate_limits": rateLimits
 }
