@@ -91,6 +91,27 @@ export const fundScript = (shape: FundingShape): string =>
     ""
   ].join("\n")
 
+/**
+ * One sandbox funding as SandboxFunding runs it now (`Ledger.postRecording` on PgLedger): a single statement, in
+ * its own transaction, that calls payrail_ledger_post with a fresh idempotency key and, when it applied, inserts
+ * the INCOMING_PAYMENT event completed with the posting id and the funded account's new balances. This is the
+ * bench's baseline for the fund endpoint. The reads before it (credentials, account) are not in it.
+ */
+export const fundStatementScript = (shape: FundingShape): string => {
+  const funded = literal(shape.fundedAccountId)
+  const at = `array_position(p.balance_account_ids, ${funded})`
+  return [
+    `WITH posted AS MATERIALIZED (SELECT * FROM payrail_ledger_post(${literal(shape.platformId)}, 'sandbox-fund' || ':' || 'pgbench-' || CAST(gen_random_uuid() AS text), ${literal(shape.fingerprint)}, 'posted', ${literal(shape.description)}, now(), CAST(${textArray(shape.accountIds)} AS text[]), CAST(${textArray(shape.currencies)} AS text[]), CAST(ARRAY[${shape.amounts.join(", ")}] AS bigint[]))),` +
+      ` d0 AS (SELECT CAST(${literal(shape.eventData)} AS jsonb) AS data FROM posted WHERE outcome = 'applied'),` +
+      ` d1 AS (SELECT jsonb_set(d.data, ARRAY['transactionId'], to_jsonb(p.posting_id)) AS data FROM d0 d, posted p),` +
+      ` d2 AS (SELECT jsonb_set(d.data, ARRAY['account','balance','amount'], to_jsonb(p.balance_posted_minor[${at}] - p.balance_pending_debits_minor[${at}])) AS data FROM d1 d, posted p),` +
+      ` d3 AS (SELECT jsonb_set(d.data, ARRAY['account','totalBalance','amount'], to_jsonb(p.balance_posted_minor[${at}])) AS data FROM d2 d, posted p),` +
+      ` recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data) SELECT 'Webhook' || ':' || CAST(gen_random_uuid() AS text), ${literal(shape.platformId)}, ${literal(shape.eventType)}, now(), data FROM d3)` +
+      ` SELECT outcome, posting_id, detail FROM posted;`,
+    ""
+  ].join("\n")
+}
+
 const percentile = (sorted: ReadonlyArray<number>, fraction: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN
 

@@ -2,7 +2,7 @@ import { cpus, loadavg } from "node:os"
 import * as Cluster from "./cluster.js"
 import { envNumber, runMain } from "./lifecycle.js"
 import { type LoadResult, runLoad, unique } from "./load.js"
-import { fundScript, readFunding, runPgbench } from "./pgbench.js"
+import { fundStatementScript, readFunding, runPgbench } from "./pgbench.js"
 import { cpuSeconds, rssMb, treeCpuSeconds } from "./procfs.js"
 import { baselineOf, type MemoryTrace, memoryReport, runLine, type Sample, type Subject, table } from "./report.js"
 import { type Endpoint, endpoints, rawLoad, referenceLoad, type Seeded, seed } from "./scenario.js"
@@ -139,7 +139,7 @@ const main = async () => {
   }
   const onPostgres = servers.find(({ server }) => server.storage === "postgres")
   const shape = onPostgres === undefined ? undefined : await readFunding(database, `bench-${unique("seed")}`)
-  const subjects: Subjects = { database, raw, servers, fundScript: shape === undefined ? "" : fundScript(shape) }
+  const subjects: Subjects = { database, raw, servers, fundScript: shape === undefined ? "" : fundStatementScript(shape) }
   console.log(
     `${rounds} interleaved rounds of ${seconds} s runs (each after ${warmUpSeconds} s of warm-up); 50 connections, 16 for funding; ` +
       `LOG_LEVEL=warning; ${customers} customers seeded per server\n`
@@ -166,7 +166,7 @@ const main = async () => {
     "stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;"
   )
   console.log(
-    "  (pg_stat_statements counts pgbench's prepared BEGIN and END on first use only: its 5 statements show as 3)"
+    "  (pgbench runs the funding's one statement as the endpoint does, in its own transaction)"
   )
   console.log(
     "db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request"
