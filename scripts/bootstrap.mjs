@@ -17,6 +17,7 @@ const tasks = {
   build: node(path.join("node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.json"),
   lint: node(path.join("scripts", "lint.mjs")),
   bench: node(path.join("scripts", "bench.mjs")),
+  fuzz: node("--import", "tsx", path.join("packages", "http", "test", "fuzz", "cli.ts")),
   payrail: node("--import", "tsx", "packages/server/src/bin.ts"),
   changeset: node(path.join("node_modules", "@changesets", "cli", "bin.js"))
 }
