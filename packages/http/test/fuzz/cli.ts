@@ -87,7 +87,8 @@ const summary = await run({
   requests: integer("requests", values.requests),
   concurrency: integer("concurrency", values.concurrency),
   seeds: seeds(),
-  ...(only === undefined ? {} : { only, keepFindings: 1000 }),
+  keepFindings: integer("findings", values.findings),
+  ...(only === undefined ? {} : { only }),
   ...(only === undefined
     ? {}
     : {
