@@ -30,6 +30,7 @@ const tasks = {
   build: node(tsc, "-b", "tsconfig.json"),
   lint: node(path.join("scripts", "lint.mjs")),
   bench: node(path.join("scripts", "bench.mjs")),
+  fuzz: node("--import", "tsx", path.join("packages", "http", "test", "fuzz", "cli.ts")),
   payrail: compiled(),
   changeset: node(path.join("node_modules", "@changesets", "cli", "bin.js"))
 }

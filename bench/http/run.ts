@@ -139,7 +139,12 @@ const main = async () => {
   }
   const onPostgres = servers.find(({ server }) => server.storage === "postgres")
   const shape = onPostgres === undefined ? undefined : await readFunding(database, `bench-${unique("seed")}`)
-  const subjects: Subjects = { database, raw, servers, fundScript: shape === undefined ? "" : fundStatementScript(shape) }
+  const subjects: Subjects = {
+    database,
+    raw,
+    servers,
+    fundScript: shape === undefined ? "" : fundStatementScript(shape)
+  }
   console.log(
     `${rounds} interleaved rounds of ${seconds} s runs (each after ${warmUpSeconds} s of warm-up); 50 connections, 16 for funding; ` +
       `LOG_LEVEL=warning; ${customers} customers seeded per server\n`
@@ -165,9 +170,7 @@ const main = async () => {
   console.log(
     "stmts/req: top-level statements per request (pg_stat_statements); nested: statements run inside functions;"
   )
-  console.log(
-    "  (pgbench runs the funding's one statement as the endpoint does, in its own transaction)"
-  )
+  console.log("  (pgbench runs the funding's one statement as the endpoint does, in its own transaction)")
   console.log(
     "db exec ms: PostgreSQL's execution time per request, lock waits included; node/db CPU ms: CPU time per request"
   )

@@ -10,6 +10,7 @@ import {
 import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { Errors, FieldError, InvalidInput } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
+import { isLoosePath } from "./internal/loosePath.js"
 import { makeAllowedMethods } from "./internal/routeTable.js"
 import { RateLimitedResponse } from "../platforms/index.js"
 
@@ -82,15 +83,14 @@ const unauthenticated = (error: Errors.Unauthenticated) =>
     headers: { "www-authenticate": 'Basic realm="payrail", charset="UTF-8"' }
   })
 
+const pathOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://localhost").pathname
+
+// The reason names no part of the path: an error never repeats what the client sent.
+const noRoute = new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: "No route matches this path" })
+
 const routeNotFound = (request: HttpServerRequest.HttpServerRequest) => {
-  const path = new URL(request.url, "http://localhost").pathname
-  const methods = allowedMethods(path)
-  if (methods.length === 0) {
-    return Effect.fail(
-      // The reason names no part of the path: an error never repeats what the client sent.
-      new HttpErrors.RouteNotFound({ code: "NOT_FOUND", reason: "No route matches this path" })
-    )
-  }
+  const methods = allowedMethods(pathOf(request))
+  if (methods.length === 0) return Effect.fail(noRoute)
   const error = new HttpErrors.MethodNotAllowed({
     code: "METHOD_NOT_ALLOWED",
     reason: `${request.method} is not allowed here`,
@@ -135,12 +135,14 @@ const translate = (
 /**
  * Wraps the whole API so that every failure leaves as the spec's error body with its status: decode failures as
  * 400 `INVALID_INPUT` listing every field, malformed JSON as 400, a wrong content type as 415, an unknown route as
- * 404 (405 with `Allow` when only the method is wrong), missing or wrong credentials as 401 with
- * `WWW-Authenticate`, a rate limit's refusal as 429 with `Retry-After`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
+ * 404 (as is a path the router would only match loosely, with a `;` or an empty segment; 405 with `Allow` when only
+ * the method is wrong), missing or wrong credentials as 401 with `WWW-Authenticate`, a rate limit's refusal as 429
+ * with `Retry-After`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
  */
 export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
+    if (isLoosePath(pathOf(request))) return yield* Effect.fail(noRoute)
     const contentType = request.headers["content-type"]
     if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       return yield* Effect.fail(

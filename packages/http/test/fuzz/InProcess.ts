@@ -1,0 +1,43 @@
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Domain, Ids, Platforms, type Storage } from "@payrail/core"
+import { Sandbox } from "@payrail/sandbox"
+import { WebHandler } from "@payrail/http"
+import type { Target } from "./Runner.js"
+
+const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
+  `Basic ${btoa(`${clientId}:${Redacted.value(secret)}`)}`
+
+/**
+ * The API in this process over `storage`, through the web-standard handler (as an embedder mounts it), with a
+ * sandbox platform, a token holding every permission and a VIEW-only one.
+ */
+export const make = async (
+  storage: Layer.Layer<Storage.Services, unknown>
+): Promise<Target & { readonly dispose: () => Promise<void> }> => {
+  const runtime = ManagedRuntime.make(
+    Domain.layer.pipe(Layer.provideMerge(storage), Layer.provide(Sandbox.layer), Layer.provide(Ids.layer))
+  )
+  const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
+  const [full, view] = await runtime.runPromise(
+    Effect.gen(function* () {
+      const platforms = yield* Platforms.Platforms
+      const platform = yield* platforms.create({ name: "Fuzz platform", environment: "SANDBOX" })
+      return yield* Effect.all([
+        platforms.issueToken({ platformId: platform.id, name: "fuzz", permissions: ["VIEW", "TRANSACT", "MANAGE"] }),
+        platforms.issueToken({ platformId: platform.id, name: "fuzz view", permissions: ["VIEW"] })
+      ])
+    })
+  )
+  const web = WebHandler.make({ services: Layer.succeedContext(context) })
+  return {
+    mountUrl: "http://payrail.test",
+    fetch: (input, init) => web.handler(new Request(input, init)),
+    basic: basicOf(full.token.clientId, full.clientSecret),
+    viewBasic: basicOf(view.token.clientId, view.clientSecret),
+    inProcess: true,
+    dispose: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}
