@@ -1,5 +1,5 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { Domain, Ids, Platforms, type Storage } from "@payrail/core"
+import { AuthenticationLimits, Domain, Ids, Platforms, type Storage } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { WebHandler } from "@payrail/http"
 import type { Target } from "./Runner.js"
@@ -9,13 +9,19 @@ const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
 
 /**
  * The API in this process over `storage`, through the web-standard handler (as an embedder mounts it), with a
- * sandbox platform, a token holding every permission and a VIEW-only one.
+ * sandbox platform, a token holding every permission and a VIEW-only one. Rate limits are off, so that thousands of
+ * fast requests on one token reach the operations instead of a 429 (the limits have their own tests).
  */
 export const make = async (
   storage: Layer.Layer<Storage.Services, unknown>
 ): Promise<Target & { readonly dispose: () => Promise<void> }> => {
   const runtime = ManagedRuntime.make(
-    Domain.layer.pipe(Layer.provideMerge(storage), Layer.provide(Sandbox.layer), Layer.provide(Ids.layer))
+    Domain.layer.pipe(
+      Layer.provideMerge(storage),
+      Layer.provide(Sandbox.layer),
+      Layer.provide(Ids.layer),
+      Layer.provide(Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.none))
+    )
   )
   const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
   const [full, view] = await runtime.runPromise(
