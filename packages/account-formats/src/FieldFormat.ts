@@ -32,7 +32,7 @@ export const Text = (maxLength: number) =>
     Schema.maxLength(maxLength, { description: `a string of at most ${maxLength} characters` }),
     Schema.filter((value) => value.trim().length > 0, {
       description: "a string that is not only white space",
-      jsonSchema: { pattern: "^(?=.*\\S)[^\\u0000]*$" }
+      jsonSchema: { pattern: "^(?=[\\s\\S]*\\S)[^\\u0000]*$" }
     })
   )
 

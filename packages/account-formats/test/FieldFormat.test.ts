@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import { JSONSchema, Schema } from "effect"
 import { FieldFormat } from "../src/index.js"
 
 describe("FieldFormat.CalendarDate", () => {
@@ -32,6 +32,36 @@ describe("FieldFormat.CalendarDate", () => {
       "2026-01-01T00:00:00Z"
     ]) {
       expect(valid(date), date).toBe(false)
+    }
+  })
+})
+
+describe("FieldFormat.Text", () => {
+  const schema = FieldFormat.Text(100)
+  const accepted = Schema.is(schema)
+  const pattern = (() => {
+    const json = JSONSchema.make(schema) as { readonly allOf?: ReadonlyArray<{ readonly pattern?: string }> }
+    const patterns = [json, ...(json.allOf ?? [])].flatMap((part) =>
+      "pattern" in part && typeof part.pattern === "string" ? [part.pattern] : []
+    )
+    return patterns.map((source) => new RegExp(source, "u"))
+  })()
+
+  it("publishes patterns that accept exactly the text it accepts, blank first lines included", () => {
+    expect(pattern.length).toBeGreaterThan(0)
+    for (const text of [
+      "a",
+      "\r\nabc",
+      "\n\n x",
+      "  padded  ",
+      "\u00a0x",
+      "line one\nline two",
+      " ",
+      "\r\n",
+      "\t\n "
+    ]) {
+      const published = pattern.every((regex) => regex.test(text))
+      expect({ text, published }).toEqual({ text, published: accepted(text) })
     }
   })
 })
