@@ -157,7 +157,8 @@ const serveArgs = (checkout: string, runtime: Runtime): ReadonlyArray<string> =>
 
 /**
  * The reference server (`payrail serve`, compiled unless `runtime` is `tsx`) on PostgreSQL at `databaseUrl`, or on
- * PGlite, with LOG_LEVEL=warning. Its data directory is `dataDir`, or a temporary one deleted at the end; the first
+ * PGlite, with LOG_LEVEL=warning and the per-token request limit off (the bench sends thousands of requests a second
+ * on one token; the limit would answer most of them 429 and the figures would measure refusals). Its data directory is `dataDir`, or a temporary one deleted at the end; the first
  * start on a directory bootstraps a sandbox platform whose credentials it keeps in
  * `<data dir>/sandbox-credentials.json`; they are read from there. `nodeFlags` go before the script (for example
  * `--cpu-prof`); `root` is the checkout whose server runs (default: this one).
@@ -178,6 +179,7 @@ export const startReference = async (options: {
     HOST: "127.0.0.1",
     PORT: String(port),
     LOG_LEVEL: "warning",
+    PAYRAIL_TOKEN_REQUESTS_PER_SECOND: "0",
     PAYRAIL_STORAGE: options.storage,
     PAYRAIL_DATA_DIR: dataDir,
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })

@@ -23,7 +23,7 @@ export const storage = (
     case "postgres":
       return Option.match(settings.databaseUrl, {
         onNone: () => Layer.fail(Errors.StoreFailure.of("PAYRAIL_STORAGE=postgres needs DATABASE_URL")),
-        onSome: StoragePostgres.layerPostgres
+        onSome: (url) => StoragePostgres.layerPostgres(url, { maxConnections: settings.databasePoolSize })
       })
   }
 }

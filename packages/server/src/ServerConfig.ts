@@ -9,6 +9,8 @@ export interface ServerConfig {
   readonly host: string
   readonly port: number
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** The most pooled PostgreSQL connections of this process. */
+  readonly databasePoolSize: number
   readonly storage: StorageKind
   readonly dataDir: string
   readonly bootstrap: boolean
@@ -127,6 +129,10 @@ export const config: Config.Config<ServerConfig> = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  databasePoolSize: Config.integer("PAYRAIL_DATABASE_POOL_SIZE").pipe(
+    Config.validate({ message: "must be between 1 and 1000", validation: (size) => size >= 1 && size <= 1000 }),
+    Config.withDefault(10)
+  ),
   storage: Config.option(storageKind),
   dataDir: Config.string("PAYRAIL_DATA_DIR").pipe(Config.withDefault(".payrail")),
   bootstrap: Config.boolean("PAYRAIL_BOOTSTRAP").pipe(Config.withDefault(true)),

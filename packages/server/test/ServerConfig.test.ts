@@ -49,4 +49,16 @@ describe("ServerConfig", () => {
       expect(yield* Effect.flip(read({ PAYRAIL_TOKEN_REQUEST_BURST: "0" }))).toBeDefined()
     })
   )
+
+  it.effect("reads the PostgreSQL pool size and the credential cache's lifetime, within their bounds", () =>
+    Effect.gen(function* () {
+      expect(yield* read({})).toMatchObject({ databasePoolSize: 10, credentialCacheSeconds: 5 })
+      expect(yield* read({ PAYRAIL_DATABASE_POOL_SIZE: "4", PAYRAIL_CREDENTIAL_CACHE_SECONDS: "0" })).toMatchObject({
+        databasePoolSize: 4,
+        credentialCacheSeconds: 0
+      })
+      expect(yield* Effect.flip(read({ PAYRAIL_DATABASE_POOL_SIZE: "0" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_CREDENTIAL_CACHE_SECONDS: "3601" }))).toBeDefined()
+    })
+  )
 })

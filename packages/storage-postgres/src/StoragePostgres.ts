@@ -67,13 +67,33 @@ export const layerPgliteClient: Layer.Layer<
   PgliteClient.Notifications | SqlClient.SqlClient
 > = Layer.merge(repositories, PgliteCredentialChanges.layer)
 
+/** How `layerPostgres` connects. */
+export interface PostgresOptions {
+  /**
+   * The most pooled connections this process opens (default 10, `pg`'s own). Each Node process is one thread, so
+   * more connections than about twice the requests it can have waiting on the database buy nothing; several
+   * processes on one database each open their own pool (keep the sum under the server's `max_connections`). One
+   * more connection listens for credential changes.
+   */
+  readonly maxConnections?: number
+}
+
 /**
  * Every storage port on the PostgreSQL server at `url` (a `postgres://` connection string), through a pool of
  * `@effect/sql-pg` that is closed when the layer is released. The URL stays redacted: it never reaches logs.
  */
-export const layerPostgres = (url: Redacted.Redacted<string>): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
+export const layerPostgres = (
+  url: Redacted.Redacted<string>,
+  options: PostgresOptions = {}
+): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
   layerPgClient.pipe(
-    Layer.provide(PgClient.layer({ url, applicationName: "payrail" }).pipe(Layer.mapError(openFailed)))
+    Layer.provide(
+      PgClient.layer({
+        url,
+        applicationName: "payrail",
+        ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections })
+      }).pipe(Layer.mapError(openFailed))
+    )
   )
 
 /**
