@@ -79,6 +79,26 @@ export default tseslint.config(
     }
   },
   {
+    // The adapters and the HTTP contract mirror core's contexts: there too a context folder reaches another only
+    // through its index.ts (the package's shared internal/ and kernel/ aside).
+    files: ["packages/{api,http,storage-memory,storage-postgres,storage-testkit}/src/*/**/*.ts"],
+    // Migrations define every context's tables, and share constraint names with the repositories that map them.
+    ignores: ["packages/storage-postgres/src/migrations/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["../*/*", "!../*/index.js", "!../internal/*", "!../kernel/*"],
+              message: "Import another context folder through its index.ts."
+            }
+          ]
+        }
+      ]
+    }
+  },
+  {
     files: ["packages/account-formats/src/**/*.ts"],
     rules: {
       "no-restricted-imports": [
