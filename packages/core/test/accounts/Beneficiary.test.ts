@@ -40,7 +40,7 @@ describe("Beneficiary", () => {
       address: { line1: "1 Main St", country: "US" }
     })
     expect(errors.map((error) => [error.field, error.constraint])).toEqual([
-      ["fullName", { pattern: "^(?=.*\\S)[^\\u0000]*$" }],
+      ["fullName", { pattern: "^(?=[\\s\\S]*\\S)[^\\u0000]*$" }],
       ["birthDate", { format: "date" }],
       ["nationality", { format: "iso3166-1-alpha-2", pattern: "^[A-Z]{2}$" }],
       ["email", { format: "email" }],
