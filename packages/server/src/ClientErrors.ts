@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { InvalidInput } from "@payrail/core"
 import { HttpErrors, PayrailApi } from "@payrail/api"
-import { maxHeaderSize, type Server, STATUS_CODES } from "node:http"
+import { maxHeaderSize, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 
 const encodeHeadersTooLarge = Schema.encodeSync(PayrailApi.RequestHeadersTooLargeBody)
@@ -54,44 +54,32 @@ const lingerMillis = 5_000
  * request line and headers over Node's header limit (`maxHeaderSize`, 16 KiB by default) get 431
  * `REQUEST_HEADERS_TOO_LARGE` with `details: {rule: "max_header_size", maxHeaderBytes}`; any other parse error
  * (`HPE_*`) gets 400 `INVALID_INPUT`; each with the error body and `Connection: close`, naming no input. A request
- * not received in time keeps Node's 408. A response already under way on the connection is finished first; a
- * connection that can no longer be written to, or that failed otherwise (a reset), is destroyed. Nothing is logged:
+ * not received in time keeps Node's 408. As with Node's own answers, the answer replaces a response the app has not
+ * started writing; a connection where one has started, that can no longer be written to, or that failed otherwise
+ * (a reset), is destroyed. Nothing is logged:
  * these are the client's mistakes, and the answer tells it.
  */
 export const answerClientErrors = (server: Server, maxHeaderBytes: number = maxHeaderSize): void => {
-  // Connections with responses under way, with what waits for them to finish; and connections already answered
-  // (the parser reports its error again on every later chunk of input).
-  const responding = new WeakMap<Duplex, { count: number; readonly waiting: Array<() => void> }>()
+  // The responses under way on each connection, and the connections already answered (the parser reports its
+  // error again on every later chunk of input).
+  const responding = new WeakMap<Duplex, Set<ServerResponse>>()
   const answered = new WeakSet<Duplex>()
   server.on("request", (request, response) => {
     const socket = request.socket
-    const state = responding.get(socket) ?? { count: 0, waiting: [] }
-    state.count += 1
-    responding.set(socket, state)
-    let done = false
-    const settle = () => {
-      if (done) return
-      done = true
-      state.count -= 1
-      if (state.count > 0) return
-      responding.delete(socket)
-      for (const resume of state.waiting.splice(0)) resume()
-    }
+    const responses = responding.get(socket) ?? new Set<ServerResponse>()
+    responses.add(response)
+    responding.set(socket, responses)
+    const settle = () => responses.delete(response)
     response.once("finish", settle)
     response.once("close", settle)
   })
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (answered.has(socket)) return
     const answer = answerFor(error.code, maxHeaderBytes)
-    if (answer === undefined || socket.destroyed || !socket.writable) return void socket.destroy()
+    const written = [...(responding.get(socket) ?? [])].some((response) => response.headersSent)
+    if (answer === undefined || written || socket.destroyed || !socket.writable) return void socket.destroy()
     answered.add(socket)
-    const send = () => {
-      if (socket.destroyed || !socket.writable) return void socket.destroy()
-      socket.end(answer)
-      setTimeout(() => socket.destroy(), lingerMillis).unref()
-    }
-    const state = responding.get(socket)
-    if (state === undefined) send()
-    else state.waiting.push(send)
+    socket.end(answer)
+    setTimeout(() => socket.destroy(), lingerMillis).unref()
   })
 }
