@@ -23,6 +23,15 @@ export const RouteNotFoundBody = wire(HttpErrors.RouteNotFound, 404, "No such ro
 export const MethodNotAllowedBody = wire(HttpErrors.MethodNotAllowed, 405, "The route does not accept this method")
 /** 413 `PAYLOAD_TOO_LARGE`. */
 export const PayloadTooLargeBody = wire(HttpErrors.PayloadTooLarge, 413, "The request body is too large")
+/**
+ * 431 `REQUEST_HEADERS_TOO_LARGE`: the request line and headers exceed what the server reads, with
+ * `details: {rule: "max_header_size", maxHeaderBytes}`. Any request can get it: it is answered before routing.
+ */
+export const RequestHeadersTooLargeBody = wire(
+  HttpErrors.RequestHeadersTooLarge,
+  431,
+  "The request line and headers are too large"
+)
 /** 415 `UNSUPPORTED_MEDIA_TYPE`. */
 export const UnsupportedMediaTypeBody = wire(
   HttpErrors.UnsupportedMediaType,
@@ -49,6 +58,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .addError(MethodNotAllowedBody)
   .addError(PayloadTooLargeBody)
   .addError(UnsupportedMediaTypeBody)
+  .addError(RequestHeadersTooLargeBody)
   .addError(InternalErrorBody)
   .addError(StoreFailureBody)
   // Relative to the document: the API is served beside `/openapi.json`, under whatever prefix it is mounted at.

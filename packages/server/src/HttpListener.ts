@@ -1,6 +1,7 @@
 import { type HttpApp, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
+import { answerClientErrors } from "./ClientErrors.js"
 
 /** How long a client may take over each part of a request, in seconds. */
 export interface Timeouts {
@@ -33,6 +34,7 @@ const checkingIntervalMillis = 500
 /**
  * A listener whose slow-client deadlines are `timeouts`: a client that has not sent its headers in time, or its
  * whole request, is answered 408 and disconnected, so no connection is held open by a client that stopped sending.
+ * Requests Node's parser refuses (headers over its limit, malformed HTTP) get the error body (`answerClientErrors`).
  */
 export const layer = (timeouts: Timeouts): Layer.Layer<Listener> =>
   Layer.sync(Listener, () => {
@@ -42,6 +44,7 @@ export const layer = (timeouts: Timeouts): Layer.Layer<Listener> =>
       keepAliveTimeout: timeouts.keepAliveTimeoutSeconds * 1000,
       connectionsCheckingInterval: checkingIntervalMillis
     })
+    answerClientErrors(server)
     let closing = false
     return {
       server,

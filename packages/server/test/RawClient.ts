@@ -113,6 +113,45 @@ export const stalledHeaders = (
     )
   })
 
+/** A response read off a raw socket: its status line's code, its headers (names lower-cased) and its body. */
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+/**
+ * Writes `text` as is to a new connection and resolves with what the server sent back before closing it, parsed
+ * (an answer without a `Content-Length` is read to the close). Fails when the server closes without answering, or
+ * leaves the connection open for `timeoutMillis` after its answer.
+ */
+export const rawExchange = (port: number, text: string, timeoutMillis = 10_000): Promise<RawResponse> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1")
+    let received = ""
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`the connection stayed open; received: ${JSON.stringify(received.slice(0, 500))}`))
+    }, timeoutMillis)
+    socket.setEncoding("utf8")
+    socket.on("data", (data: string) => (received += data))
+    socket.on("error", () => undefined)
+    socket.on("close", () => {
+      clearTimeout(timer)
+      const [head = "", ...rest] = received.split("\r\n\r\n")
+      const [statusLine = "", ...headerLines] = head.split("\r\n")
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? Number.NaN)
+      if (Number.isNaN(status)) return reject(new Error(`no response: ${JSON.stringify(received.slice(0, 500))}`))
+      const headers: Record<string, string> = {}
+      for (const line of headerLines) {
+        const colon = line.indexOf(":")
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      resolve({ status, headers, body: rest.join("\r\n\r\n") })
+    })
+    socket.once("connect", () => socket.write(text))
+  })
+
 /** The resident memory of process `pid`, in MiB (VmRSS from /proc). */
 export const residentMiB = (pid: number): number => {
   const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))

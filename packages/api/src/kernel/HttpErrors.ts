@@ -32,3 +32,13 @@ export class InternalError extends Schema.TaggedError<InternalError>()("Internal
   code: Schema.Literal("INTERNAL_ERROR"),
   reason: Schema.String
 }) {}
+
+/**
+ * The request line and headers together are larger than the server reads (Node's `maxHeaderSize`). Code
+ * `REQUEST_HEADERS_TOO_LARGE` (431); `details.maxHeaderBytes` is the limit.
+ */
+export class RequestHeadersTooLarge extends Schema.TaggedError<RequestHeadersTooLarge>()("RequestHeadersTooLarge", {
+  code: Schema.Literal("REQUEST_HEADERS_TOO_LARGE"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("max_header_size"), maxHeaderBytes: Schema.Int })
+}) {}
