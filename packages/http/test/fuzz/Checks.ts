@@ -59,6 +59,15 @@ export const echoesIn = (
     ({ key, value }) => key !== true && value.length >= echoMinimumLength && !published.has(value)
   )
   if (candidates.length === 0) return []
+  // A field error naming a key the client sent (an unknown field) is by design, even when some input value happens
+  // to spell the same word (`{"constructor": true, "address": {"postalCode": "constructor"}}`).
+  const sentKeys = new Set(sent.filter(({ key }) => key === true).map(({ value }) => value))
+  const namesSentKey = (leaf: Leaf) =>
+    leaf.path.length === 4 &&
+    leaf.path[0] === "details" &&
+    leaf.path[1] === "errors" &&
+    leaf.path[3] === "field" &&
+    sentKeys.has(leaf.value.split(".").at(-1) ?? "")
   let leaves: ReadonlyArray<Leaf>
   try {
     leaves = leavesOf(JSON.parse(text), [], [])
@@ -70,6 +79,7 @@ export const echoesIn = (
     const repeated = leaves.find(
       (leaf) =>
         leaf.value.includes(input.value) &&
+        !namesSentKey(leaf) &&
         !(
           leaf.path.length === 2 &&
           leaf.path[0] === "details" &&
