@@ -23,7 +23,12 @@ export const storage = (
     case "postgres":
       return Option.match(settings.databaseUrl, {
         onNone: () => Layer.fail(Errors.StoreFailure.of("PAYRAIL_STORAGE=postgres needs DATABASE_URL")),
-        onSome: (url) => StoragePostgres.layerPostgres(url, { maxConnections: settings.databasePoolSize })
+        onSome: (url) =>
+          StoragePostgres.layerPostgres(url, {
+            maxConnections: settings.databasePoolSize,
+            // Only a server authenticates requests; a CLI command opens no listening connection.
+            listenForCredentialChanges: owner === "payrail serve"
+          })
       })
   }
 }

@@ -57,6 +57,13 @@ export const layerPgClient: Layer.Layer<
   PgClient.PgClient | SqlClient.SqlClient
 > = Layer.merge(repositories, PgCredentialChanges.layer)
 
+// Every storage port on the ambient `PgClient` without a listening connection: credentials are never cached.
+const layerPgClientUnobserved: Layer.Layer<
+  Storage.Services,
+  Errors.StoreFailure,
+  PgClient.PgClient | SqlClient.SqlClient
+> = Layer.merge(repositories, CredentialChanges.unobservable)
+
 /**
  * Every storage port on the ambient PGlite client (`PgliteClient.layer`), which sees every change to tokens and
  * platforms as it commits (`PgliteCredentialChanges`).
@@ -76,6 +83,12 @@ export interface PostgresOptions {
    * more connection listens for credential changes.
    */
   readonly maxConnections?: number
+  /**
+   * Whether to listen for changes to tokens and platforms (default true), so that authentication may cache
+   * credentials. A short-lived process that authenticates nobody (a CLI command) passes false and opens no
+   * listening connection.
+   */
+  readonly listenForCredentialChanges?: boolean
 }
 
 /**
@@ -86,7 +99,7 @@ export const layerPostgres = (
   url: Redacted.Redacted<string>,
   options: PostgresOptions = {}
 ): Layer.Layer<Storage.Services, Errors.StoreFailure> =>
-  layerPgClient.pipe(
+  (options.listenForCredentialChanges === false ? layerPgClientUnobserved : layerPgClient).pipe(
     Layer.provide(
       PgClient.layer({
         url,

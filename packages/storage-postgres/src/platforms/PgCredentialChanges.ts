@@ -47,7 +47,9 @@ export const layer: Layer.Layer<CredentialChanges.CredentialChanges, never, PgCl
       const arrived = yield* Deferred.make<void>()
       pending.set(payload, arrived)
       // Not `pg.notify`: it sends `NOTIFY channel, $1`, which PostgreSQL refuses (NOTIFY takes no parameters).
-      return yield* pg`SELECT pg_notify(${channel}, ${payload})`.pipe(
+      // The statement runs uninterruptibly: interrupted in flight (a CLI command ending while the first probe is
+      // out), its pooled connection was never given back and closing the pool waited for it forever.
+      return yield* Effect.uninterruptible(pg`SELECT pg_notify(${channel}, ${payload})`).pipe(
         Effect.zipRight(Deferred.await(arrived)),
         Effect.timeoutFail({ duration: heartbeat.within, onTimeout: () => "notification late" as const }),
         Effect.ensuring(Effect.sync(() => pending.delete(payload)))
