@@ -15,7 +15,13 @@ export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerE
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { RateLimited } from "./kernel/RateLimited.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
-export { IdempotencyKeyReused, InsufficientFunds, InvalidPosting, ReservationSettled } from "./ledger/LedgerErrors.js"
+export {
+  BalanceLimitExceeded,
+  IdempotencyKeyReused,
+  InsufficientFunds,
+  InvalidPosting,
+  ReservationSettled
+} from "./ledger/LedgerErrors.js"
 export {
   ApiTokenNotFound,
   PermissionDenied,

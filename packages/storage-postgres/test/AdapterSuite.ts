@@ -68,7 +68,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger_post_balances",
             "customer_counts",
             "credential_changes",
-            "rate_limits"
+            "rate_limits",
+            "ledger_balance_bounds"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -16,7 +16,8 @@ export class SandboxFunding extends Context.Tag("@payrail/core/SandboxFunding")<
     /**
      * Credits the account with `amountMinor`, balanced by a debit of the platform's rail clearing account for the
      * currency, and records `INCOMING_PAYMENT` in the same atomic step. With an idempotency key, a replay applies
-     * nothing and answers the account as it is; the same key with another amount fails.
+     * nothing and answers the account as it is; the same key with another amount fails. A funding that would take
+     * the account's balance past `Ledger.balanceMinorMax` fails with `BalanceLimitExceeded` and applies nothing.
      */
     readonly fund: (
       platform: Platform.Platform,
@@ -24,7 +25,11 @@ export class SandboxFunding extends Context.Tag("@payrail/core/SandboxFunding")<
       input: { readonly amountMinor: bigint; readonly idempotencyKey: Option.Option<string> }
     ) => Effect.Effect<
       InternalAccountView,
-      InternalAccountNotFound | PlatformErrors.SandboxOnly | Ledger.IdempotencyKeyReused | StoreFailure.StoreFailure
+      | InternalAccountNotFound
+      | PlatformErrors.SandboxOnly
+      | Ledger.IdempotencyKeyReused
+      | Ledger.BalanceLimitExceeded
+      | StoreFailure.StoreFailure
     >
   }
 >() {}

@@ -1,5 +1,6 @@
 import { Context, type Effect, Either, Option } from "effect"
 import {
+  type BalanceLimitExceeded,
   type IdempotencyKeyReused,
   type InsufficientFunds,
   InvalidPosting,
@@ -24,8 +25,18 @@ import type { RecordedEvent } from "./RecordedEvent.js"
  * `release`d (gives the funds back), exactly once. Every posting carries an idempotency key, unique per platform:
  * a replay with the same content returns the first result and applies nothing; a replay with other content fails
  * with `IdempotencyKeyReused`. A posting that failed applied nothing, so its key stays free.
+ *
+ * Every balance of a guarded account stays within `balanceMinorMax`, and so does posted plus pending credits (what
+ * confirming every reservation would leave): a posting that would pass it fails with `BalanceLimitExceeded` and
+ * applies nothing.
  */
-export { IdempotencyKeyReused, InsufficientFunds, InvalidPosting, ReservationSettled } from "./LedgerErrors.js"
+export {
+  BalanceLimitExceeded,
+  IdempotencyKeyReused,
+  InsufficientFunds,
+  InvalidPosting,
+  ReservationSettled
+} from "./LedgerErrors.js"
 
 /** `Posting:<uuid>`: one recorded movement, named by the ledger when it first applies it. */
 export const PostingId = ResourceId.make("Posting")
@@ -102,6 +113,19 @@ export const available = (balance: Balance): bigint => balance.postedMinor - bal
 
 /** The largest magnitude of one entry: what a PostgreSQL `bigint` holds, so every adapter accepts the same amounts. */
 export const amountMinorMax: bigint = 2n ** 63n - 1n
+
+/**
+ * The largest balance of a guarded account, and of its posted balance plus pending credits: `Number.MAX_SAFE_INTEGER`,
+ * the largest amount the API carries exactly (`Money.toWire`), so every balance the ledger keeps can be shown.
+ */
+export const balanceMinorMax: bigint = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** Whether a guarded account's balances are within `balanceMinorMax`. */
+export const withinBalanceLimit = (balance: Balance): boolean =>
+  balance.postedMinor <= balanceMinorMax &&
+  balance.pendingDebitsMinor <= balanceMinorMax &&
+  balance.pendingCreditsMinor <= balanceMinorMax &&
+  balance.postedMinor + balance.pendingCreditsMinor <= balanceMinorMax
 
 /** Limits every adapter enforces alike. */
 export const limits = { idLength: 255, idempotencyKeyLength: 512, descriptionLength: 1000, entries: 100 } as const
@@ -191,7 +215,8 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
      * names an account of the platform in the entry's currency (`InvalidPosting`), then the idempotency key (a
      * replay answers `applied: false` with the first posting's id; other content fails with
      * `IdempotencyKeyReused`), then the guards: for each guarded account, its available balance must cover the sum
-     * of its debit entries in this posting, checked and applied in one step (`InsufficientFunds` names the account).
+     * of its debit entries in this posting, checked and applied in one step (`InsufficientFunds` names the account),
+     * and its balances after the posting must stay within `balanceMinorMax` (`BalanceLimitExceeded`).
      * Answers with the guarded accounts' balances of that same step (`PostResult.balances`), so a caller needs no
      * second read.
      */
@@ -199,7 +224,7 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
       posting: Posting
     ) => Effect.Effect<
       PostResult,
-      InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
+      BalanceLimitExceeded | InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
     >
     /**
      * `post`, and when this call applies the posting, records the event completed with the posting's figures
@@ -212,7 +237,7 @@ export class Ledger extends Context.Tag("@payrail/core/Ledger")<
       recorded: RecordedEvent
     ) => Effect.Effect<
       PostResult,
-      InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
+      BalanceLimitExceeded | InsufficientFunds | IdempotencyKeyReused | InvalidPosting | StoreFailure.StoreFailure
     >
     /** Settles a pending posting: its entries become posted. Exactly once; a second call fails. */
     readonly confirm: (

@@ -19,6 +19,23 @@ export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("
   }
 }
 
+/**
+ * A guarded account's balance would pass `Ledger.balanceMinorMax` (2^53-1 minor units, the largest amount the API
+ * carries exactly). Code `CONFLICT` (409): the posting is well-formed, the account's state refuses it.
+ */
+export class BalanceLimitExceeded extends Schema.TaggedError<BalanceLimitExceeded>()("BalanceLimitExceeded", {
+  code: Schema.tag("CONFLICT"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("balance_limit_exceeded") })
+}) {
+  static of(): BalanceLimitExceeded {
+    return new BalanceLimitExceeded({
+      reason: "The account's balance would exceed 9007199254740991 minor units",
+      details: { rule: "balance_limit_exceeded" }
+    })
+  }
+}
+
 /** The idempotency key was used before for a different posting. Code `CONFLICT` (409). */
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   code: Schema.tag("CONFLICT"),

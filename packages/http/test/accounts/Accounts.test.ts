@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccountTypeCurrency, ExternalAccountInfo, PaymentRails, Platform, Platforms } from "@payrail/core"
+import {
+  AccountTypeCurrency,
+  ExternalAccountInfo,
+  Ledger,
+  PaymentRails,
+  Platform,
+  Platforms,
+  SystemAccounts
+} from "@payrail/core"
+import { Effect } from "effect"
 import { AccountInfoExamples } from "@payrail/storage-testkit"
 import { adapters } from "../support/Adapters.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
@@ -94,6 +103,50 @@ for (const adapter of adapters) {
         }
         const read = await (await api.request(`${base}/internal-accounts/${account.id}`)).json()
         expect(read).toMatchObject({ balance: { amount: 1_500 }, totalBalance: { amount: 1_500 } })
+      })
+
+      it("refuses a funding that would take the balance past 2^53-1 with 409 and its own code, applying nothing", async () => {
+        const customer = await newCustomer()
+        const [account] = (
+          await (await api.request(`${base}/internal-accounts?customerId=${customer.id}&currency=USD`)).json()
+        ).data
+        const max = Number.MAX_SAFE_INTEGER
+        // Near the limit through the ledger: fundings of at most 10^11 would take some 90,000 requests.
+        await api.run(
+          Effect.flatMap(Ledger.Ledger, (ledger) =>
+            ledger.post({
+              platformId: api.platform.id,
+              idempotencyKey: `near-the-limit-${account.id}`,
+              status: "posted",
+              description: "Near the balance limit",
+              entries: [
+                {
+                  accountId: SystemAccounts.accountId(api.platform.id, "RAIL_CLEARING", "USD"),
+                  currency: "USD",
+                  amountMinor: -BigInt(max - 10)
+                },
+                { accountId: account.id, currency: "USD", amountMinor: BigInt(max - 10) }
+              ]
+            })
+          )
+        )
+        const fund = (amount: number) =>
+          api.request(`${base}/sandbox/internal-accounts/${account.id}/fund`, json({ amount }))
+        const refused = await fund(100)
+        expect(refused.status).toBe(409)
+        expect(await refused.json()).toEqual({
+          status: 409,
+          code: "CONFLICT",
+          message: "The account's balance would exceed 9007199254740991 minor units",
+          reason: "The account's balance would exceed 9007199254740991 minor units",
+          details: { rule: "balance_limit_exceeded" }
+        })
+        const read = await (await api.request(`${base}/internal-accounts/${account.id}`)).json()
+        expect(read).toMatchObject({ balance: { amount: max - 10 }, totalBalance: { amount: max - 10 } })
+        const toTheLimit = await fund(10)
+        expect(toTheLimit.status).toBe(200)
+        expect(await toTheLimit.json()).toMatchObject({ balance: { amount: max }, totalBalance: { amount: max } })
+        expect((await fund(1)).status).toBe(409)
       })
 
       it("funds only the caller's platform's accounts, and only on sandbox platforms", async () => {

@@ -14,6 +14,8 @@ export interface Harness {
   readonly tokenWith: (permissions: ReadonlyArray<ApiToken.Permission>) => Promise<string>
   /** A second platform's Basic header value, for scoping tests. */
   readonly otherPlatformBasic: string
+  /** Runs an effect against the harness's services, for setting up state the API cannot reach cheaply. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Domain.Services | Storage.Services>) => Promise<A>
   readonly dispose: () => Promise<void>
 }
 
@@ -75,6 +77,7 @@ export const makeHarness = async (
     basic,
     platform,
     otherPlatformBasic: basicOf(theirs.token.clientId, theirs.clientSecret),
+    run: (effect) => runtime.runPromise(effect),
     tokenWith: async (permissions) => {
       const issued = await issue(platform.id, permissions)
       return basicOf(issued.token.clientId, issued.clientSecret)

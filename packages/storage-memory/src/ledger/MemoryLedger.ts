@@ -43,6 +43,18 @@ const movesOf = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Move> => {
   return Array.from(moves.values()).sort((a, b) => (a.accountId < b.accountId ? -1 : 1))
 }
 
+// An account's row after a posting of `status` moved it.
+const posted =
+  (status: Ledger.Posting["status"]) =>
+  (row: AccountRow, { debitsMinor, creditsMinor }: Move): AccountRow =>
+    status === "posted"
+      ? { ...row, postedMinor: row.postedMinor + creditsMinor - debitsMinor }
+      : {
+          ...row,
+          pendingDebitsMinor: row.pendingDebitsMinor + debitsMinor,
+          pendingCreditsMinor: row.pendingCreditsMinor + creditsMinor
+        }
+
 const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
 const settled = (postingId: string) => Ledger.ReservationSettled.of(postingId)
 
@@ -100,17 +112,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         setEntry(keys, `${posting.platformId}\u0000${posting.idempotencyKey}`, id)
       ]
       for (const move of movesOf(posting.entries)) {
-        undos.push(
-          moveAccount(move, (row, { debitsMinor, creditsMinor }) =>
-            posting.status === "posted"
-              ? { ...row, postedMinor: row.postedMinor + creditsMinor - debitsMinor }
-              : {
-                  ...row,
-                  pendingDebitsMinor: row.pendingDebitsMinor + debitsMinor,
-                  pendingCreditsMinor: row.pendingCreditsMinor + creditsMinor
-                }
-          )
-        )
+        undos.push(moveAccount(move, posted(posting.status)))
       }
       for (const { accountId, amountMinor } of posting.entries) {
         const list = entriesByAccount.get(accountId) ?? []
@@ -128,7 +130,11 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
       state.write(
         (): Outcome<
           Ledger.PostResult,
-          Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
+          | Ledger.BalanceLimitExceeded
+          | Ledger.InsufficientFunds
+          | Ledger.IdempotencyKeyReused
+          | Ledger.InvalidPosting
+          | Errors.StoreFailure
         > => {
           // In account id order, like the guards, so both adapters name the same account.
           for (const entry of [...posting.entries].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
@@ -152,6 +158,16 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
             if (row !== undefined && row.account.guarded && Ledger.available(balanceOf(row)) < move.debitsMinor) {
               const short = Ledger.InsufficientFunds.of(move.accountId)
               return [Effect.fail(short), nothing]
+            }
+          }
+          // As the SQL adapter's CHECK constraint: no guarded balance passes the limit, nothing applies if one would.
+          for (const move of movesOf(posting.entries)) {
+            const row = accounts.get(move.accountId)
+            if (
+              row?.account.guarded === true &&
+              !Ledger.withinBalanceLimit(balanceOf(posted(posting.status)(row, move)))
+            ) {
+              return [Effect.fail(Ledger.BalanceLimitExceeded.of()), nothing]
             }
           }
           // As on SQL, a balance path of an account that is not a guarded account of the posting refuses it all.

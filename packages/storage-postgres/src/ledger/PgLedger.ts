@@ -47,7 +47,15 @@ const PostRequest = Schema.Struct({
 })
 
 const PostRow = Schema.Struct({
-  outcome: Schema.Literal("applied", "replayed", "key_reused", "unknown_account", "invalid", "insufficient"),
+  outcome: Schema.Literal(
+    "applied",
+    "replayed",
+    "key_reused",
+    "unknown_account",
+    "invalid",
+    "insufficient",
+    "balance_limit"
+  ),
   posting_id: Schema.NullOr(Ledger.PostingId),
   detail: Schema.NullOr(Schema.String),
   // The guarded accounts' balances as parallel arrays in account id order, amounts as text (see `Amounts`).
@@ -57,7 +65,12 @@ const PostRow = Schema.Struct({
   balance_pending_credits_minor: Schema.Array(Schema.BigInt)
 })
 type PostRow = typeof PostRow.Type
-type PostFailure = Ledger.InsufficientFunds | Ledger.IdempotencyKeyReused | Ledger.InvalidPosting | Errors.StoreFailure
+type PostFailure =
+  | Ledger.BalanceLimitExceeded
+  | Ledger.InsufficientFunds
+  | Ledger.IdempotencyKeyReused
+  | Ledger.InvalidPosting
+  | Errors.StoreFailure
 
 // Every guarded account of a posting is one of its entries' accounts, in the entry's currency (the function checked).
 const balancesOf = (posting: Ledger.Posting, row: PostRow): ReadonlyArray<Ledger.Balance> =>
@@ -108,11 +121,13 @@ const storeFailureUnless =
 /**
  * `Ledger` on the `ledger_accounts`, `ledger_postings` and `ledger_entries` tables (migration `0005_ledger`).
  *
- * Guarantees: a posting is one call of the `payrail_ledger_post` function (migration `0009_ledger_post_balances`),
+ * Guarantees: a posting is one call of the `payrail_ledger_post` function (migrations `0009_ledger_post_balances`,
+ * `0013_ledger_balance_bounds`),
  * a single statement that also answers the guarded accounts' new balances (and, for `postRecording`, records the
  * completed event in the same statement), so it is atomic on its own and joins the ambient unit of work (its
  * connection) inside `UnitOfWork.transaction`; a posting that fails for a domain reason (`InvalidPosting`,
- * `IdempotencyKeyReused`, `InsufficientFunds`) writes nothing and leaves that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
+ * `IdempotencyKeyReused`, `InsufficientFunds`, `BalanceLimitExceeded`: the CHECK constraint
+ * `ledger_accounts_balance_bounds`, caught in the function) writes nothing and leaves that unit of work usable. Guarded accounts are debited by one conditional `UPDATE` (`available >= debits`) in
  * account id order, so no concurrency overdraws one or deadlocks two postings. System accounts are never written:
  * their balances are sums over their entries, so postings touching them run in parallel. The idempotency key is
  * a unique constraint: of concurrent postings with one key exactly one applies, the others answer as replays.
@@ -317,6 +332,8 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
         case "insufficient":
           return Ledger.InsufficientFunds.of(row.detail ?? "")
+        case "balance_limit":
+          return Ledger.BalanceLimitExceeded.of()
         case "unknown_account":
           return unknownAccount(row.detail ?? "")
         case "invalid":

@@ -214,6 +214,53 @@ export const register = (it: Methods) => {
       })
   )
 
+  it.effect(
+    "refuses a posting that would take a guarded balance past 2^53-1 with BalanceLimitExceeded, applying nothing",
+    () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger.Ledger
+        const store = yield* UnitOfWork.UnitOfWork
+        const book = yield* openBook({ usd: 2 })
+        const [alice = "", bob = ""] = book.usd
+        const { platformId } = book
+        const max = Ledger.balanceMinorMax
+        expect(max).toBe(9007199254740991n)
+        yield* fund(platformId, alice, max - 10n)
+        const past = LedgerFixtures.deposit(platformId, alice, 100n)
+        const refused = yield* Effect.flip(ledger.post(past))
+        expect(refused).toBeInstanceOf(Ledger.BalanceLimitExceeded)
+        // Every adapter refuses with the same code, reason and rule.
+        expect(refused).toEqual(Ledger.BalanceLimitExceeded.of())
+        // An amount that would pass even a 64-bit balance is refused alike.
+        const huge = LedgerFixtures.deposit(platformId, alice, Ledger.amountMinorMax)
+        expect(yield* Effect.flip(ledger.post(huge))).toEqual(Ledger.BalanceLimitExceeded.of())
+        expect(yield* amounts(platformId, alice)).toEqual([max - 10n, 0n, 0n])
+        // Inside a unit of work the refusal leaves the unit usable; a posting exactly to the limit applies.
+        yield* store.transaction(
+          Effect.gen(function* () {
+            expect((yield* Effect.flip(ledger.post(past)))._tag).toBe("BalanceLimitExceeded")
+            expect((yield* fund(platformId, alice, 10n)).applied).toBe(true)
+          })
+        )
+        expect(yield* amounts(platformId, alice)).toEqual([max, 0n, 0n])
+        // The refused posting applied nothing, so its key stays free: once the balance allows it, it applies.
+        yield* ledger.post(movement(platformId, alice, bob, 100n))
+        expect((yield* ledger.post(past)).applied).toBe(true)
+
+        // Posted plus pending credits stays within the limit too, so confirming a reservation never passes it.
+        const incoming = yield* ledger.post(
+          LedgerFixtures.movement(platformId, system(platformId, "RAIL_CLEARING"), bob, max - 100n, {
+            status: "pending"
+          })
+        )
+        expect(yield* amounts(platformId, bob)).toEqual([100n, 0n, max - 100n])
+        expect(yield* Effect.flip(fund(platformId, bob, 1n))).toEqual(Ledger.BalanceLimitExceeded.of())
+        yield* ledger.confirm(platformId, incoming.postingId)
+        expect(yield* amounts(platformId, bob)).toEqual([max, 0n, 0n])
+        yield* checkInvariants(platformId, book.accounts)
+      })
+  )
+
   it.effect("records an event completed with the posting's id and balances only when the posting applies", () =>
     Effect.gen(function* () {
       const ledger = yield* Ledger.Ledger
