@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { ExternalAccount, ExternalAccountRepo, Page } from "@payrail/core"
-import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -22,10 +22,6 @@ const matches = (account: Account, filter: ExternalAccountRepo.ExternalAccountFi
   (filter.currency === undefined || account.currency === filter.currency)
 
 const exists = ExternalAccountRepo.ExternalAccountExists.of()
-
-const combine = (undos: ReadonlyArray<() => void>) => (): void => {
-  for (const undo of [...undos].reverse()) undo()
-}
 
 /**
  * `ExternalAccountRepo` in memory, with the SQL adapter's rules: unique (owner, account type, identifier) among live
@@ -69,7 +65,7 @@ export const layer: Layer.Layer<ExternalAccountRepo.ExternalAccountRepo, never, 
             }
             undos.push(setEntry(byUniqueKey, uniqueKey, account.id))
             undos.push(setEntry(rows, account.id, { platformId, account, uniqueKey, deleted: false }))
-            return [Effect.void, combine(undos)] as const
+            return [Effect.void, undoAll(undos)] as const
           })
         ),
       findById: (platformId, id) =>
@@ -104,7 +100,7 @@ export const layer: Layer.Layer<ExternalAccountRepo.ExternalAccountRepo, never, 
           const undos = [setEntry(rows, id, { ...current, deleted: true })]
           undos.push(removeEntry(byUniqueKey, current.uniqueKey))
           if (defaults.get(owner) === id) undos.push(removeEntry(defaults, owner))
-          return [true, combine(undos)] as const
+          return [true, undoAll(undos)] as const
         })
     }
   })
