@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { request } from "node:http"
+import { Agent, request } from "node:http"
 import { connect, type Socket } from "node:net"
 
 /** What a raw HTTP exchange ended with: a response, or the connection failing first. */
@@ -16,6 +16,11 @@ const chunk = Buffer.alloc(64 * 1024, "a")
 /**
  * POSTs `bytes` of body to `path` with chunked transfer encoding (no Content-Length), as fast as the server takes
  * it, and resolves with the response or the connection error. Stops sending once a response arrives.
+ *
+ * The connection is kept alive, as browsers, `fetch` and curl keep theirs. A client that asks for `Connection:
+ * close` (Node's `agent: false`) makes the server close once the request ends; when its last writes cross the
+ * server's early 413 that close turns into a reset, and the reset discards the answer unread (about 1 in 600 such
+ * uploads on a loaded machine; see docs/operating/server.md, "Request bodies").
  */
 export const chunkedUpload = (options: {
   readonly port: number
@@ -25,12 +30,13 @@ export const chunkedUpload = (options: {
   readonly headers?: Record<string, string>
 }): Promise<Outcome> =>
   new Promise((resolve) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     const outgoing = request({
       host: "127.0.0.1",
       port: options.port,
       method: "POST",
       path: options.path,
-      agent: false,
+      agent,
       headers: { authorization: options.auth, "content-type": "application/json", ...options.headers }
     })
     let sent = 0
@@ -44,11 +50,15 @@ export const chunkedUpload = (options: {
       response.on("end", () => {
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body })
         outgoing.destroy()
+        agent.destroy()
       })
     })
     // A write can fail once the server has answered and closed; the answer may still be read after it.
     outgoing.on("error", (error: NodeJS.ErrnoException) => (failure ||= error.code ?? error.message))
-    outgoing.on("close", () => resolve({ error: failure || "closed without a response" }))
+    outgoing.on("close", () => {
+      resolve({ error: failure || "closed without a response" })
+      agent.destroy()
+    })
     const pump = () => {
       while (!answered && sent < options.bytes) {
         const size = Math.min(chunk.length, options.bytes - sent)

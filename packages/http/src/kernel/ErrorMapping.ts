@@ -10,6 +10,7 @@ import {
 import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { Errors, FieldError, InvalidInput } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
+import { guarded } from "./internal/jsonBody.js"
 import { isLoosePath } from "./internal/loosePath.js"
 import { makeAllowedMethods } from "./internal/routeTable.js"
 import { RateLimitedResponse } from "../platforms/index.js"
@@ -137,7 +138,8 @@ const translate = (
  * 400 `INVALID_INPUT` listing every field, malformed JSON as 400, a wrong content type as 415, an unknown route as
  * 404 (as is a path the router would only match loosely, with a `;` or an empty segment; 405 with `Allow` when only
  * the method is wrong), missing or wrong credentials as 401 with `WWW-Authenticate`, a rate limit's refusal as 429
- * with `Retry-After`, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
+ * with `Retry-After`, a body object holding a key that shadows `Object.prototype` (`toString`, `__proto__`…) as a
+ * 400 field error, and anything unexpected as 500 `INTERNAL_ERROR` with the cause logged, never sent.
  */
 export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
   Effect.gen(function* () {
@@ -153,7 +155,9 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
       )
     }
     if (declaredLengthTooLarge(request)) return yield* Effect.fail(payloadTooLarge)
+    const withBody = bodyMethods.has(request.method)
     return yield* app.pipe(
+      withBody ? Effect.provideService(HttpServerRequest.HttpServerRequest, guarded(request)) : (effect) => effect,
       HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)

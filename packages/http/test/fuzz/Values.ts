@@ -117,6 +117,13 @@ export const badNumberQuery: fc.Arbitrary<string> = fc.constantFrom(
 /** Any JSON value of any type, for the "wrong type" mutations. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, [], {}, [null], { "": "" }),
+  // Objects whose keys shadow Object.prototype's conversions: `String()` of one throws.
+  fc.constantFrom<unknown>(
+    JSON.parse('{"toString":1}'),
+    JSON.parse('{"valueOf":"x","toString":null}'),
+    JSON.parse('{"__proto__":{"x":1}}'),
+    JSON.parse('{"constructor":{"prototype":{}}}')
+  ),
   boundaryNumber,
   hostileString,
   fc.array(hostileString, { maxLength: 3 }),

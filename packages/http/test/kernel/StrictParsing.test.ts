@@ -28,6 +28,34 @@ describe("strict parsing", () => {
     expect(await fieldsOf(response)).toEqual({ status: 400, code: "INVALID_INPUT", fields: ["isAdmin"] })
   })
 
+  it.each([
+    ['{"customerType":{"toString":1},"fullName":"Kim Lee"}', "customerType"],
+    ['{"customerType":{"valueOf":"x","toString":null},"fullName":"Kim Lee"}', "customerType"],
+    ['{"customerType":{"\\u0074oString":1},"fullName":"Kim Lee"}', "customerType"],
+    ['{"customerType":"INDIVIDUAL","fullName":"Kim Lee","__proto__":{"isAdmin":true}}', "__proto__"],
+    ['{"customerType":"INDIVIDUAL","address":{"constructor":{"prototype":{}}}}', "address"]
+  ])("refuses %s with a field error, never a 500", async (body, field) => {
+    const response = await api.request(`${base}/customers`, { method: "POST", body })
+    const { status, code, fields } = await fieldsOf(response)
+    expect({ status, code }).toEqual({ status: 400, code: "INVALID_INPUT" })
+    expect(fields.some((name: string) => name.startsWith(field))).toBe(true)
+  })
+
+  it("refuses an account type that shadows toString inside accountInfo, never a 500", async () => {
+    const created = await api.request(`${base}/customers`, {
+      method: "POST",
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Kim Lee" })
+    })
+    const customer = await created.json()
+    const response = await api.request(`${base}/customers/external-accounts`, {
+      method: "POST",
+      body: `{"customerId":"${customer.id}","currency":"USD","accountInfo":{"accountType":{"toString":1}}}`
+    })
+    const { status, code, fields } = await fieldsOf(response)
+    expect({ status, code }).toEqual({ status: 400, code: "INVALID_INPUT" })
+    expect(fields).toEqual(["accountInfo.accountType.toString"])
+  })
+
   it.each(["0x10", "1e2", " 5", "5 ", "+5", "05", "5.0", "0b11", "Infinity", ""])(
     "refuses limit=%j as anything but a plain decimal integer",
     async (limit) => {
