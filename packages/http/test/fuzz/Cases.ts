@@ -56,12 +56,16 @@ const materialize = (value: Value, context: Context): unknown => {
   return value
 }
 
-/** Every string leaf of a JSON value, named by the key that holds it. */
+/** Every string leaf of a JSON value, named by the key that holds it, and every key of its objects (`key: true`). */
 const stringLeaves = (value: unknown, name: string, into: Array<Input>): Array<Input> => {
   if (typeof value === "string") into.push({ name, value })
   else if (Array.isArray(value)) for (const item of value) stringLeaves(item, name, into)
   else if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) stringLeaves(item, key, into)
+    for (const [key, item] of Object.entries(value)) {
+      // Every key sent, at any depth, may be named by a field error's path.
+      into.push({ name: "(key)", value: key, key: true })
+      stringLeaves(item, key, into)
+    }
   }
   return into
 }
