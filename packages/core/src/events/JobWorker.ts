@@ -1,4 +1,17 @@
-import { Cause, DateTime, Duration, Effect, Exit, FiberSet, Option, Queue, Schedule, Stream } from "effect"
+import {
+  Cause,
+  Chunk,
+  DateTime,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  FiberSet,
+  Option,
+  Queue,
+  Schedule,
+  Stream
+} from "effect"
 import type { StoreFailure } from "../kernel/index.js"
 import type { ClaimedJob } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
@@ -77,6 +90,34 @@ export const run = <R>(
       // subscription is missed.
       yield* Effect.yieldNow()
 
+      // Successful jobs are completed in batches by one fiber: one statement for all the jobs that finished since
+      // the last one, instead of one per job. It outlives the handlers (closed after the set below).
+      const completions =
+        yield* Queue.unbounded<readonly [ClaimedJob, Deferred.Deferred<boolean, StoreFailure.StoreFailure>]>()
+      yield* Queue.takeBetween(completions, 1, batchSize).pipe(
+        Effect.flatMap((batch) =>
+          Effect.flatMap(
+            Effect.exit(jobs.completeAll(Chunk.toReadonlyArray(Chunk.map(batch, ([claimed]) => claimed)))),
+            (exit) =>
+              Effect.forEach(
+                batch,
+                ([claimed, done]) =>
+                  Deferred.done(
+                    done,
+                    Exit.map(exit, (ids) => ids.includes(claimed.job.id))
+                  ),
+                { discard: true }
+              )
+          )
+        ),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      const complete = (claimed: ClaimedJob) =>
+        Effect.flatMap(Deferred.make<boolean, StoreFailure.StoreFailure>(), (done) =>
+          Effect.zipRight(Queue.offer(completions, [claimed, done]), Deferred.await(done))
+        )
+
       const running = yield* FiberSet.make<void, never>()
       // Finalizers run in reverse: this one, added after the set, waits for running handlers before the set's own
       // finalizer interrupts what is left (whose jobs are then released).
@@ -120,7 +161,7 @@ export const run = <R>(
         policy: JobHandler.RetryPolicy,
         exit: Exit.Exit<void, JobFailed>
       ): Effect.Effect<void, StoreFailure.StoreFailure> => {
-        if (Exit.isSuccess(exit)) return Effect.flatMap(jobs.complete(claimed), settled(claimed, "completed"))
+        if (Exit.isSuccess(exit)) return Effect.flatMap(complete(claimed), settled(claimed, "completed"))
         if (Cause.isInterruptedOnly(exit.cause)) {
           return Effect.flatMap(jobs.release(claimed), settled(claimed, "released"))
         }

@@ -1,5 +1,5 @@
 import { Job, Jobs, ResourceId } from "@payrail/core"
-import { type Context, DateTime, Effect, Layer, Option, PubSub, Runtime, Stream } from "effect"
+import { Array as Arr, type Context, DateTime, Effect, Layer, Option, PubSub, Runtime, Stream } from "effect"
 import { MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 /** A stored job and what only the store knows of it: its lease and its de-duplication key. */
@@ -135,6 +135,16 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
         return [claimed, undoAll(undos)]
       }),
     complete: (claimed) => settle(claimed, (entry, now) => settled(entry, now, { status: "DONE" })),
+    completeAll: (all) =>
+      Effect.map(
+        Effect.forEach(all, (claimed) =>
+          Effect.map(
+            settle(claimed, (entry, now) => settled(entry, now, { status: "DONE" })),
+            (held) => (held ? Option.some(claimed.job.id) : Option.none())
+          )
+        ),
+        Arr.getSomes
+      ),
     retry: (claimed, { dueAt, error }) =>
       settle(claimed, (entry, now) => settled(entry, now, { status: "PENDING", dueAt, lastError: error })),
     bury: (claimed, error) =>

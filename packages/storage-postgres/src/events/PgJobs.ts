@@ -74,7 +74,8 @@ const iso = DateTime.formatIso
  * `Jobs` on the `jobs` table (migration 0014), with `wakeups` from `wakeups`. Every operation is one statement:
  * `enqueueAll` one multi-row `INSERT … ON CONFLICT DO NOTHING` (de-duplication by the partial unique index);
  * `claim` one `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)`, so concurrent claims, from any number of
- * processes, never hand out one job twice; each settle an `UPDATE` guarded by the lease token. Timestamps are the
+ * processes, never hand out one job twice; each settle an `UPDATE` guarded by the lease token, and `completeAll`
+ * one for the whole batch. Timestamps are the
  * caller's `Clock` (servers sharing a database should keep their clocks in step).
  */
 export const make = (
@@ -155,6 +156,18 @@ export const make = (
         updated_at = ${now}::timestamptz
         WHERE id = ${id} AND status = 'RUNNING' AND lease_token = ${token} RETURNING id`
     )
+    const completeAll = SqlSchema.findAll({
+      Request: Schema.Struct({
+        ids: Schema.NonEmptyArray(Schema.String),
+        tokens: Schema.NonEmptyArray(Schema.String),
+        now: Schema.String
+      }),
+      Result: Schema.Struct({ id: Job.JobId }),
+      // Lease tokens are unique per claim: a row matches only the token its own claim set.
+      execute: ({ ids, now, tokens }) => sql`UPDATE jobs SET status = 'DONE', lease_token = NULL,
+        lease_expires_at = NULL, updated_at = ${now}::timestamptz
+        WHERE id IN ${sql.in(ids)} AND status = 'RUNNING' AND lease_token IN ${sql.in(tokens)} RETURNING id`
+    })
     const retry = settlement(
       "jobs.retry",
       ({ dueAt, error, id, now, token }) => sql`UPDATE jobs SET status = 'PENDING', lease_token = NULL,
@@ -204,6 +217,16 @@ export const make = (
           Effect.mapError(Errors.StoreFailure.wrap("jobs.claim"))
         ),
       complete: (claimed) => complete(claimed),
+      completeAll: (all) =>
+        Arr.isNonEmptyReadonlyArray(all)
+          ? Effect.flatMap(DateTime.now, (now) =>
+              completeAll({
+                ids: Arr.map(all, ({ job }) => job.id),
+                tokens: Arr.map(all, ({ leaseToken }) => leaseToken),
+                now: iso(now)
+              })
+            ).pipe(Effect.map(Arr.map(({ id }) => id)), Effect.mapError(Errors.StoreFailure.wrap("jobs.completeAll")))
+          : Effect.succeed([]),
       retry: (claimed, { dueAt, error }) => retry(claimed, { dueAt, error }),
       bury: (claimed, error) => bury(claimed, { error }),
       release: (claimed) => release(claimed),

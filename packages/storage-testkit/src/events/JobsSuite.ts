@@ -88,6 +88,25 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("completes a batch at once, all but the job whose lease was lost", () =>
+    Effect.gen(function* () {
+      yield* clean
+      const jobs = yield* Jobs.Jobs
+      yield* jobs.enqueueAll([0, 1, 2].map((seconds) => newJob(freshKind(), at(seconds))))
+      // The first claim's lease ends before the others': only that job is taken over.
+      const [lost] = yield* claimAt(at(5), 1)
+      const [first, second] = yield* claimAt(at(10))
+      const reclaimed = yield* claimOne(lost!.leaseExpiresAt)
+      expect(yield* jobs.completeAll([])).toEqual([])
+      const completed = yield* jobs.completeAll([first!, second!, lost!])
+      expect([...completed].sort()).toEqual([first!.job.id, second!.job.id].sort())
+      expect(yield* stored(first!.job.id)).toMatchObject({ status: "DONE" })
+      expect(yield* stored(second!.job.id)).toMatchObject({ status: "DONE" })
+      expect(yield* stored(lost!.job.id)).toMatchObject({ status: "RUNNING", attempts: 2 })
+      expect(yield* jobs.completeAll([reclaimed])).toEqual([lost!.job.id])
+    })
+  )
+
   it.effect("retries a job as PENDING at the given time with the error, not claimable before it", () =>
     Effect.gen(function* () {
       yield* clean
