@@ -3,6 +3,7 @@ import type { PlatformError } from "@effect/platform/Error"
 import { NodeContext, NodeHttpServer } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
 import type { Errors } from "@payrail/core"
+import type { JobHandler } from "@payrail/core"
 import { PayrailHttp, SourceAddress } from "@payrail/http"
 import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
@@ -12,13 +13,16 @@ import * as BoundedBody from "./BoundedBody.js"
 import * as HttpListener from "./HttpListener.js"
 import * as InFlight from "./InFlight.js"
 import { baseUrl, type ServerConfig } from "./ServerConfig.js"
+import * as Workers from "./Workers.js"
 
 /**
- * The reference server as a layer: storage (migrated), the domain, the HTTP API on `host:port`, the sandbox
- * bootstrap and banner, and a drain of in-flight requests on shutdown.
+ * The reference server as a layer: storage (migrated), the domain, the HTTP API on `host:port`, the job worker
+ * running `handlers` (by default `Workers.handlers`), the sandbox bootstrap and banner, and on shutdown a drain of
+ * in-flight requests and of running jobs, side by side.
  */
 export const layer = (
-  settings: ServerConfig
+  settings: ServerConfig,
+  handlers: ReadonlyArray<JobHandler.JobHandler<Workers.HandlerServices>> = Workers.handlers
 ): Layer.Layer<
   InFlight.InFlight | HttpListener.Listener,
   Errors.StoreFailure | Errors.PlatformNotFound | HttpServerError.ServeError | PlatformError | ParseResult.ParseError
@@ -47,7 +51,11 @@ export const layer = (
   )
   // Built in this order: storage and domain, the listening server, then the banner and the drain; released in
   // reverse, so the drain waits for in-flight requests while the server still answers them.
-  return Layer.mergeAll(InFlight.drainOnShutdown(Duration.seconds(settings.shutdownTimeoutSeconds)), announce).pipe(
+  return Layer.mergeAll(
+    InFlight.drainOnShutdown(Duration.seconds(settings.shutdownTimeoutSeconds)),
+    Workers.layer(settings, handlers),
+    announce
+  ).pipe(
     Layer.provide(http),
     Layer.provide(NodeContext.layer),
     Layer.provideMerge(InFlight.layer),

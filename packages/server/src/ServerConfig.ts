@@ -32,6 +32,10 @@ export interface ServerConfig {
   readonly rateLimits: RateLimitSettings
   /** Proxies whose `X-Forwarded-For` names the source address (`PAYRAIL_TRUSTED_PROXIES`); none by default. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** The most job handlers running at once in this process (`PAYRAIL_JOB_CONCURRENCY`). */
+  readonly jobConcurrency: number
+  /** How long a claimed job is held before another instance may run it (`PAYRAIL_JOB_LEASE_SECONDS`). */
+  readonly jobLeaseSeconds: number
 }
 
 /** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
@@ -157,7 +161,12 @@ export const config: Config.Config<ServerConfig> = Config.all({
   trustedProxies,
   headersTimeoutSeconds: seconds("PAYRAIL_HEADERS_TIMEOUT_SECONDS", 10),
   requestTimeoutSeconds: seconds("PAYRAIL_REQUEST_TIMEOUT_SECONDS", 30),
-  keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5)
+  keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5),
+  jobConcurrency: Config.integer("PAYRAIL_JOB_CONCURRENCY").pipe(
+    Config.validate({ message: "must be between 1 and 1000", validation: (value) => value >= 1 && value <= 1000 }),
+    Config.withDefault(16)
+  ),
+  jobLeaseSeconds: seconds("PAYRAIL_JOB_LEASE_SECONDS", 60)
 }).pipe(
   Config.validate({
     message: "PAYRAIL_HEADERS_TIMEOUT_SECONDS must not exceed PAYRAIL_REQUEST_TIMEOUT_SECONDS",

@@ -1,11 +1,12 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { CredentialChanges, Errors, type Storage } from "@payrail/core"
+import { CredentialChanges, Errors, type Jobs, type Storage } from "@payrail/core"
 import { Config, type ConfigError, Effect, Layer, type Redacted } from "effect"
 import * as PgAuthMethodRepo from "./accounts/PgAuthMethodRepo.js"
 import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
 import * as PgInternalAccountRepo from "./accounts/PgInternalAccountRepo.js"
 import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
+import * as PgJobs from "./events/PgJobs.js"
 import * as PgOutbox from "./kernel/PgOutbox.js"
 import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
@@ -19,9 +20,10 @@ import * as PgPlatformRepo from "./platforms/PgPlatformRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
-type Repositories = Exclude<Storage.Services, CredentialChanges.CredentialChanges>
+type Repositories = Exclude<Storage.Services, CredentialChanges.CredentialChanges | Jobs.Jobs>
 
-// Every storage port but `CredentialChanges`, which depends on the kind of client, on a migrated schema.
+// Every storage port but `CredentialChanges` and `Jobs`, whose notifications depend on the kind of client, on a
+// migrated schema.
 const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
   PgUnitOfWork.layer,
   PgPlatformRepo.layer,
@@ -39,40 +41,42 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
  * Every storage port on the ambient `SqlClient` (PostgreSQL dialect). The schema is migrated before any
  * repository exists, so a built layer always works on an up-to-date schema; migrating an up-to-date database
  * changes nothing. Failing to connect or migrate fails the layer with `StoreFailure`. A bare `SqlClient` cannot
- * listen for changes, so credentials are checked against the database on every request: with a `PgClient`, use
- * `layerPgClient`.
+ * listen for changes, so credentials are checked against the database on every request, and job workers are never
+ * woken (they find new jobs at their idle timeout): with a `PgClient`, use `layerPgClient`.
  */
-export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.merge(
+export const layer: Layer.Layer<Storage.Services, Errors.StoreFailure, SqlClient.SqlClient> = Layer.mergeAll(
   repositories,
-  CredentialChanges.unobservable
+  CredentialChanges.unobservable,
+  PgJobs.layer
 )
 
 /**
  * Every storage port on the ambient `PgClient` of `@effect/sql-pg`, which also listens for changes to tokens and
- * platforms made by any process (`PgCredentialChanges`), so that verified credentials can be cached safely.
+ * platforms made by any process (`PgCredentialChanges`), so that verified credentials can be cached safely, and for
+ * jobs enqueued by any process (`PgJobs.layerPgClient`), so that idle workers wake.
  */
 export const layerPgClient: Layer.Layer<
   Storage.Services,
   Errors.StoreFailure,
   PgClient.PgClient | SqlClient.SqlClient
-> = Layer.merge(repositories, PgCredentialChanges.layer)
+> = Layer.mergeAll(repositories, PgCredentialChanges.layer, PgJobs.layerPgClient)
 
 // Every storage port on the ambient `PgClient` without a listening connection: credentials are never cached.
 const layerPgClientUnobserved: Layer.Layer<
   Storage.Services,
   Errors.StoreFailure,
   PgClient.PgClient | SqlClient.SqlClient
-> = Layer.merge(repositories, CredentialChanges.unobservable)
+> = Layer.mergeAll(repositories, CredentialChanges.unobservable, PgJobs.layer)
 
 /**
  * Every storage port on the ambient PGlite client (`PgliteClient.layer`), which sees every change to tokens and
- * platforms as it commits (`PgliteCredentialChanges`).
+ * platforms as it commits (`PgliteCredentialChanges`), and every enqueued job (`PgJobs.layerPglite`).
  */
 export const layerPgliteClient: Layer.Layer<
   Storage.Services,
   Errors.StoreFailure,
   PgliteClient.Notifications | SqlClient.SqlClient
-> = Layer.merge(repositories, PgliteCredentialChanges.layer)
+> = Layer.mergeAll(repositories, PgliteCredentialChanges.layer, PgJobs.layerPglite)
 
 /** How `layerPostgres` connects. */
 export interface PostgresOptions {
@@ -84,9 +88,9 @@ export interface PostgresOptions {
    */
   readonly maxConnections?: number
   /**
-   * Whether to listen for changes to tokens and platforms (default true), so that authentication may cache
-   * credentials. A short-lived process that authenticates nobody (a CLI command) passes false and opens no
-   * listening connection.
+   * Whether to listen for changes to tokens and platforms and for new jobs (default true), so that authentication
+   * may cache credentials and idle job workers wake. A short-lived process that authenticates nobody and runs no
+   * worker (a CLI command) passes false and opens no listening connection.
    */
   readonly listenForCredentialChanges?: boolean
 }

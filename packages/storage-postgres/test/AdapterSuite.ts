@@ -69,7 +69,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_counts",
             "credential_changes",
             "rate_limits",
-            "ledger_balance_bounds"
+            "ledger_balance_bounds",
+            "jobs"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -1,0 +1,254 @@
+import {
+  Cause,
+  Chunk,
+  DateTime,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  FiberSet,
+  Option,
+  Queue,
+  Schedule,
+  Stream
+} from "effect"
+import type { StoreFailure } from "../kernel/index.js"
+import type { ClaimedJob } from "./Job.js"
+import { JobFailed } from "./JobErrors.js"
+import * as JobHandler from "./JobHandler.js"
+import { Jobs } from "./Jobs.js"
+
+/** How a worker runs. */
+export interface Options {
+  /** The most handlers running at once in this worker. */
+  readonly concurrency: number
+  /** The most jobs claimed by one statement (default 64): claiming in batches keeps the store's cost per job low. */
+  readonly batchSize?: number
+  /**
+   * How long a claimed job is held. A handler still running after 90% of it is interrupted and its attempt counts as
+   * failed, so that the job is settled before the lease ends.
+   */
+  readonly lease: Duration.DurationInput
+  /** How long running handlers may take to finish once the worker is interrupted; the rest are released. */
+  readonly shutdownGrace: Duration.DurationInput
+  /**
+   * The longest an idle worker waits without looking for due work (default 30 seconds): a safety net for a missed
+   * wakeup (a listening connection that was down), not the way work is found.
+   */
+  readonly maxIdle?: Duration.DurationInput
+}
+
+// After a claim that found nothing while work was due (rows locked by another worker's claim), wait this long
+// rather than spin.
+const contendedPause = Duration.millis(5)
+
+// The part of the lease a handler may use; the rest is for settling the job.
+const handlerShareOfLease = 0.9
+
+const handlerDied = "the handler failed unexpectedly"
+const leaseOverrun = "the handler did not finish within the job's lease"
+
+/**
+ * Runs `handlers` over the store's due jobs until interrupted; it never fails (store failures are logged and
+ * retried with backoff).
+ *
+ * Guarantees: at most `concurrency` handlers run at once; each claimed job is settled exactly once by this worker
+ * (a settle that finds its lease lost changes nothing): done on success; on failure retried at the handler's
+ * `retryAt` or its backoff after the attempt, or buried (`DEAD`) when the failure is permanent or the attempt was
+ * the last its policy allows; a job of a kind no handler runs is buried. Idle, the worker sleeps (on `Clock`, so
+ * `TestClock` drives it) until the earliest due time or lease end, or until `Jobs.wakeups` signals new work.
+ * Interrupted, it stops claiming, lets running handlers finish within `shutdownGrace`, then interrupts the rest and
+ * releases their jobs (their attempt is not counted).
+ *
+ * Logs each failed attempt at Warning and each burial at Error, with the job's id, kind and attempt, and the
+ * failure's message; never the payload.
+ */
+export const run = <R>(
+  handlers: ReadonlyArray<JobHandler.JobHandler<R>>,
+  options: Options
+): Effect.Effect<never, never, Jobs | R> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const jobs = yield* Jobs
+      const byKind = new Map(handlers.map((handler) => [handler.kind, handler]))
+      const concurrency = Math.max(1, Math.floor(options.concurrency))
+      const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64))
+      const lease = Duration.decode(options.lease)
+      // A handler stops before its lease ends, so that its job is settled before anyone (this worker included) may
+      // claim it again.
+      const handlerBudget = Duration.times(lease, handlerShareOfLease)
+      const maxIdle = Duration.decode(options.maxIdle ?? Duration.seconds(30))
+
+      // One pending signal at most: a wakeup or a freed slot arriving while the worker is busy is kept, not lost.
+      const signal = yield* Queue.sliding<void>(1)
+      const poke = Queue.offer(signal, undefined)
+      yield* jobs.wakeups.pipe(
+        Stream.runForEach(() => poke),
+        Effect.forkScoped
+      )
+      // The listening fiber subscribes when it first runs: let it, so no wakeup between the first claim and its
+      // subscription is missed.
+      yield* Effect.yieldNow()
+
+      // Successful jobs are completed in batches by one fiber: one statement for all the jobs that finished since
+      // the last one, instead of one per job. It outlives the handlers (closed after the set below).
+      const completions =
+        yield* Queue.unbounded<readonly [ClaimedJob, Deferred.Deferred<boolean, StoreFailure.StoreFailure>]>()
+      yield* Queue.takeBetween(completions, 1, batchSize).pipe(
+        Effect.flatMap((batch) =>
+          Effect.flatMap(
+            Effect.exit(jobs.completeAll(Chunk.toReadonlyArray(Chunk.map(batch, ([claimed]) => claimed)))),
+            (exit) =>
+              Effect.forEach(
+                batch,
+                ([claimed, done]) =>
+                  Deferred.done(
+                    done,
+                    Exit.map(exit, (ids) => ids.includes(claimed.job.id))
+                  ),
+                { discard: true }
+              )
+          )
+        ),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      const complete = (claimed: ClaimedJob) =>
+        Effect.flatMap(Deferred.make<boolean, StoreFailure.StoreFailure>(), (done) =>
+          Effect.zipRight(Queue.offer(completions, [claimed, done]), Deferred.await(done))
+        )
+
+      const running = yield* FiberSet.make<void, never>()
+      // Finalizers run in reverse: this one, added after the set, waits for running handlers before the set's own
+      // finalizer interrupts what is left (whose jobs are then released).
+      // A finalizer runs uninterruptibly: the wait is made interruptible so that the timeout can end it.
+      yield* Effect.addFinalizer(() =>
+        FiberSet.awaitEmpty(running).pipe(Effect.interruptible, Effect.timeout(options.shutdownGrace), Effect.ignore)
+      )
+      let inFlight = 0
+
+      const settled = (claimed: ClaimedJob, outcome: string) => (held: boolean) =>
+        held
+          ? Effect.void
+          : Effect.logWarning(`job lease lost before it was ${outcome}`).pipe(
+              Effect.annotateLogs({ jobId: claimed.job.id, kind: claimed.job.kind })
+            )
+
+      const failed = (
+        claimed: ClaimedJob,
+        policy: JobHandler.RetryPolicy,
+        failure: JobFailed
+      ): Effect.Effect<void, StoreFailure.StoreFailure> =>
+        Effect.gen(function* () {
+          const { job } = claimed
+          const annotations = { jobId: job.id, kind: job.kind, attempt: job.attempts, error: failure.message }
+          if (failure.permanent || job.attempts >= policy.maxAttempts) {
+            yield* Effect.logError("job failed for the last time and is dead").pipe(Effect.annotateLogs(annotations))
+            return yield* Effect.flatMap(jobs.bury(claimed, failure.message), settled(claimed, "buried"))
+          }
+          const dueAt = failure.retryAt ?? (yield* JobHandler.nextAttemptAt(policy, job.attempts, yield* DateTime.now))
+          yield* Effect.logWarning("job failed and will be retried").pipe(
+            Effect.annotateLogs({ ...annotations, retryAt: DateTime.formatIso(dueAt) })
+          )
+          return yield* Effect.flatMap(
+            jobs.retry(claimed, { dueAt, error: failure.message }),
+            settled(claimed, "retried")
+          )
+        })
+
+      const settle = (
+        claimed: ClaimedJob,
+        policy: JobHandler.RetryPolicy,
+        exit: Exit.Exit<void, JobFailed>
+      ): Effect.Effect<void, StoreFailure.StoreFailure> => {
+        if (Exit.isSuccess(exit)) return Effect.flatMap(complete(claimed), settled(claimed, "completed"))
+        if (Cause.isInterruptedOnly(exit.cause)) {
+          return Effect.flatMap(jobs.release(claimed), settled(claimed, "released"))
+        }
+        return Option.match(Cause.failureOption(exit.cause), {
+          onSome: (failure) => failed(claimed, policy, failure),
+          onNone: () =>
+            Effect.logDebug("job handler died", exit.cause).pipe(
+              Effect.zipRight(failed(claimed, policy, JobFailed.retry(handlerDied)))
+            )
+        })
+      }
+
+      // Runs one claimed job to its settlement. The settlement itself cannot be interrupted, so a job whose handler
+      // is interrupted (shutdown) is always released.
+      const execute = (claimed: ClaimedJob): Effect.Effect<void, never, R> =>
+        Effect.uninterruptibleMask((restore) => {
+          const handler = byKind.get(claimed.job.kind)
+          if (handler === undefined) {
+            return failed(
+              claimed,
+              JobHandler.defaultRetryPolicy,
+              JobFailed.permanent(`no handler runs jobs of kind "${claimed.job.kind}"`)
+            )
+          }
+          return restore(
+            handler
+              .handle(claimed.job)
+              .pipe(Effect.timeoutFail({ duration: handlerBudget, onTimeout: () => JobFailed.retry(leaseOverrun) }))
+          ).pipe(
+            Effect.exit,
+            Effect.flatMap((exit) => settle(claimed, handler.retry, exit))
+          )
+        }).pipe(
+          Effect.catchAll((failure) =>
+            Effect.logWarning("could not settle a job; it runs again once its lease ends", failure).pipe(
+              Effect.annotateLogs({ jobId: claimed.job.id, kind: claimed.job.kind })
+            )
+          ),
+          Effect.ensuring(
+            Effect.zipRight(
+              Effect.sync(() => void inFlight--),
+              poke
+            )
+          )
+        )
+
+      // Claims what fits in the free slots and starts it; answers how many were claimed of how many asked.
+      const claimDue = Effect.gen(function* () {
+        const limit = Math.min(batchSize, concurrency - inFlight)
+        if (limit <= 0) return { claimed: 0, limit }
+        const claimed = yield* jobs.claim({ limit, now: yield* DateTime.now, lease })
+        for (const job of claimed) {
+          inFlight++
+          yield* FiberSet.run(running, execute(job))
+        }
+        return { claimed: claimed.length, limit }
+      })
+
+      // Waits for a signal, or for the next due time (capped by `maxIdle`).
+      const idle = (claimed: number) =>
+        Effect.gen(function* () {
+          if (inFlight >= concurrency) return yield* Queue.take(signal)
+          const nextDueAt = yield* jobs.nextDueAt
+          const now = yield* DateTime.now
+          const untilDue = Option.match(nextDueAt, {
+            onNone: () => maxIdle,
+            onSome: (dueAt) =>
+              DateTime.lessThanOrEqualTo(dueAt, now)
+                ? claimed === 0
+                  ? contendedPause
+                  : Duration.zero
+                : Duration.min(DateTime.distanceDuration(now, dueAt), maxIdle)
+          })
+          if (Duration.isZero(untilDue)) return
+          yield* Effect.raceFirst(Queue.take(signal), Effect.sleep(untilDue))
+        })
+
+      const step = Effect.flatMap(claimDue, ({ claimed, limit }) =>
+        claimed === limit && limit > 0 ? Effect.yieldNow() : idle(claimed)
+      )
+
+      return yield* step.pipe(
+        Effect.tapError((failure) => Effect.logWarning("the job worker could not reach the store", failure)),
+        // The schedule never ends, so the retry never fails: `orDie` only narrows the type.
+        Effect.retry(Schedule.exponential(Duration.millis(100)).pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+        Effect.orDie,
+        Effect.forever
+      )
+    })
+  )

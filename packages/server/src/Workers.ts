@@ -1,0 +1,35 @@
+import { Duration, Effect, Layer } from "effect"
+import { type Domain, type JobHandler, JobWorker, type Storage } from "@payrail/core"
+import type { ServerConfig } from "./ServerConfig.js"
+
+/** What a job handler run by the server may use: the domain and the store. */
+export type HandlerServices = Domain.Services | Storage.Services
+
+/**
+ * Every job handler the reference server runs. Each capability that enqueues jobs adds its handlers here, one line
+ * each, so that `payrail serve` runs them; a job of a kind missing from the list is buried as DEAD with an error
+ * naming its kind.
+ */
+export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = []
+
+/** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */
+export const options = (settings: ServerConfig): JobWorker.Options => ({
+  concurrency: settings.jobConcurrency,
+  lease: Duration.seconds(settings.jobLeaseSeconds),
+  shutdownGrace: Duration.seconds(settings.shutdownTimeoutSeconds)
+})
+
+/**
+ * Runs `JobWorker` over `all` (by default `handlers`) for as long as the layer lives. Releasing the layer (SIGTERM)
+ * stops claiming at once, lets running handlers finish within `PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS`, and releases the
+ * jobs of those still running, so that another instance runs them.
+ */
+export const layer = (
+  settings: ServerConfig,
+  all: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = handlers
+): Layer.Layer<never, never, HandlerServices> =>
+  Layer.scopedDiscard(
+    Effect.logDebug(`running jobs of ${all.length} kind(s)`).pipe(
+      Effect.zipRight(Effect.forkScoped(JobWorker.run(all, options(settings))))
+    )
+  )
