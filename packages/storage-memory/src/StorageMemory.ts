@@ -4,6 +4,8 @@ import * as MemoryAuthMethodRepo from "./accounts/MemoryAuthMethodRepo.js"
 import * as MemoryExternalAccountRepo from "./accounts/MemoryExternalAccountRepo.js"
 import * as MemoryInternalAccountRepo from "./accounts/MemoryInternalAccountRepo.js"
 import * as MemoryCustomerRepo from "./customers/MemoryCustomerRepo.js"
+import * as MemoryWebhookDeliveryRepo from "./events/MemoryWebhookDeliveryRepo.js"
+import * as MemoryWebhookSecretRepo from "./events/MemoryWebhookSecretRepo.js"
 import * as MemoryOutbox from "./kernel/MemoryOutbox.js"
 import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
@@ -28,5 +30,7 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryAuthMethodRepo.layer,
   MemoryExternalAccountRepo.layer,
   MemoryCredentialChanges.layer,
-  MemoryRateLimiter.layer
+  MemoryRateLimiter.layer,
+  MemoryWebhookSecretRepo.layer,
+  MemoryWebhookDeliveryRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))
