@@ -32,6 +32,8 @@ export interface ServerConfig {
   readonly rateLimits: RateLimitSettings
   /** Proxies whose `X-Forwarded-For` names the source address (`PAYRAIL_TRUSTED_PROXIES`); none by default. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** How long a rotated-out webhook signing secret keeps signing beside the new one. */
+  readonly webhookSecretOverlapSeconds: number
 }
 
 /** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
@@ -157,7 +159,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
   trustedProxies,
   headersTimeoutSeconds: seconds("PAYRAIL_HEADERS_TIMEOUT_SECONDS", 10),
   requestTimeoutSeconds: seconds("PAYRAIL_REQUEST_TIMEOUT_SECONDS", 30),
-  keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5)
+  keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5),
+  webhookSecretOverlapSeconds: figure("PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, 30 * 86_400)
 }).pipe(
   Config.validate({
     message: "PAYRAIL_HEADERS_TIMEOUT_SECONDS must not exceed PAYRAIL_REQUEST_TIMEOUT_SECONDS",
