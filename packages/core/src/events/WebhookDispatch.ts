@@ -74,6 +74,47 @@ const noSecret: Problem = {
 
 const problemOf = (failure: WebhookSendFailed): Problem => ({ kind: failure.kind, message: failure.message })
 
+/** The delivery after an attempt at `now` that got `result`, and what the job does next. */
+const settle = (
+  delivery: WebhookDelivery,
+  result: Either.Either<WebhookResponse, Problem>,
+  now: DateTime.Utc
+): Effect.Effect<Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>> => {
+  const attempts = delivery.attempts + 1
+  const answered = Either.getRight(result)
+  const recorded = {
+    ...delivery,
+    attempts,
+    lastResponseStatus: Option.getOrUndefined(Option.map(answered, (response) => response.status)),
+    lastLatencyMillis: Option.getOrUndefined(Option.map(answered, (response) => response.latencyMillis)),
+    lastError: Option.getOrUndefined(
+      Option.map(Either.getLeft(result), (problem) => `${problem.kind}: ${problem.message}`)
+    ),
+    lastAttemptAt: now,
+    updatedAt: now
+  }
+  if (Option.exists(answered, (response) => isDelivered(response.status))) {
+    return Effect.succeed({
+      _tag: "Delivered",
+      delivery: new WebhookDelivery({ ...recorded, status: "DELIVERED", nextAttemptAt: undefined })
+    })
+  }
+  return Effect.map(
+    WebhookRetrySchedule.nextAttemptAt(attempts, now, delivery.retriesSince),
+    Option.match({
+      onNone: () => ({
+        _tag: "GaveUp" as const,
+        delivery: new WebhookDelivery({ ...recorded, status: "DEAD", nextAttemptAt: undefined })
+      }),
+      onSome: (at) => ({
+        _tag: "RetryAt" as const,
+        delivery: new WebhookDelivery({ ...recorded, status: "FAILED", nextAttemptAt: at }),
+        at
+      })
+    })
+  )
+}
+
 export const layer = Layer.effect(
   WebhookDispatch,
   Effect.gen(function* () {
@@ -127,58 +168,14 @@ export const layer = Layer.effect(
       const platform = yield* platforms.findById(event.value.platformId)
       const url = Option.flatMap(platform, (found) => Option.fromNullable(found.config.webhookEndpoint))
       if (Option.isNone(platform) || Option.isNone(url)) return { _tag: "NothingToDo", reason: "no_endpoint" } as const
-      const openedAt = yield* DateTime.now
+      const now = yield* DateTime.now
       const id = WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid))
-      const delivery = yield* deliveries.open(pending(id, event.value, url.value, openedAt))
+      const delivery = yield* deliveries.open(pending(id, event.value, url.value, now))
       if (isSettled(delivery)) return { _tag: "NothingToDo", reason: "settled" } as const
 
-      const now = yield* DateTime.now
-      const result = yield* signAndSend(
-        platform.value,
-        url.value,
-        event.value.id,
-        WebhookEnvelope.ofEvent(event.value),
-        now
-      )
-      const attempts = delivery.attempts + 1
-      const answered = Either.getRight(result)
-      const recorded = {
-        ...delivery,
-        attempts,
-        lastResponseStatus: Option.getOrUndefined(Option.map(answered, (response) => response.status)),
-        lastLatencyMillis: Option.getOrUndefined(Option.map(answered, (response) => response.latencyMillis)),
-        lastError: Option.getOrUndefined(
-          Option.map(Either.getLeft(result), (problem) => `${problem.kind}: ${problem.message}`)
-        ),
-        lastAttemptAt: now,
-        updatedAt: now
-      }
-      const outcome: AttemptOutcome = yield* Option.match(
-        Option.filter(answered, (response) => isDelivered(response.status)),
-        {
-          onSome: () =>
-            Effect.succeed<AttemptOutcome>({
-              _tag: "Delivered",
-              delivery: new WebhookDelivery({ ...recorded, status: "DELIVERED", nextAttemptAt: undefined })
-            }),
-          onNone: () =>
-            Effect.map(
-              WebhookRetrySchedule.nextAttemptAt(attempts, now, delivery.retriesSince),
-              Option.match({
-                onNone: (): AttemptOutcome => ({
-                  _tag: "GaveUp",
-                  delivery: new WebhookDelivery({ ...recorded, status: "DEAD", nextAttemptAt: undefined })
-                }),
-                onSome: (at): AttemptOutcome => ({
-                  _tag: "RetryAt",
-                  delivery: new WebhookDelivery({ ...recorded, status: "FAILED", nextAttemptAt: at }),
-                  at
-                })
-              })
-            )
-        }
-      )
-      if (outcome._tag === "NothingToDo") return outcome
+      const body = WebhookEnvelope.ofEvent(event.value)
+      const result = yield* signAndSend(platform.value, url.value, event.value.id, body, now)
+      const outcome = yield* settle(delivery, result, now)
       const applied = yield* deliveries.update(outcome.delivery, expectedOf(delivery))
       return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
     })
