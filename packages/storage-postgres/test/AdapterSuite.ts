@@ -70,7 +70,9 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "credential_changes",
             "rate_limits",
             "ledger_balance_bounds"
-          ].map((name, index) => ({ migration_id: index + 1, name }))
+          ]
+            .map((name, index) => ({ migration_id: index + 1, name }))
+            .concat([{ migration_id: 18, name: "webhooks" }])
         )
       })
     )
