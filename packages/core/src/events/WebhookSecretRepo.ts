@@ -5,8 +5,9 @@ import type { WebhookSecret } from "./WebhookSecret.js"
 /**
  * Storage of webhook signing secrets, per platform.
  *
- * Concurrency: `rotate` is one atomic step (one statement on SQL adapters), so concurrent rotations each leave
- * their new secret active and every older one expiring by the overlap's end; none is lost half-way.
+ * Concurrency: `rotate` is one atomic step (one statement on SQL adapters): a rotation applies whole or not at all.
+ * Of concurrent rotations each leaves its new secret active; one may not see the other's new secret yet, so both can
+ * stay current until the next rotation (every secret issued was answered to a caller, so none is unknown).
  */
 export class WebhookSecretRepo extends Context.Tag("@payrail/core/WebhookSecretRepo")<
   WebhookSecretRepo,

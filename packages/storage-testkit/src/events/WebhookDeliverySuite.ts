@@ -212,4 +212,32 @@ export const register = (it: Methods) => {
       ])
     })
   )
+
+  it.effect("loses no secret to 8 concurrent rotations, and expires the one they replaced", () =>
+    Effect.gen(function* () {
+      const repo = yield* WebhookSecretRepo.WebhookSecretRepo
+      const platform = yield* Fixtures.insertPlatform
+      const original = secret(platform.id, 0)
+      yield* repo.rotate(original, Fixtures.at(0))
+      const rotations = Array.from({ length: 8 }, () => secret(platform.id, hour))
+      yield* Effect.forEach(rotations, (next) => repo.rotate(next, Fixtures.at(25 * hour)), {
+        concurrency: "unbounded"
+      })
+      const active = yield* repo.active(platform.id, Fixtures.at(2 * hour))
+      const values = active.map((found) => Redacted.value(found.secret))
+      for (const next of [...rotations, original]) expect(values).toContain(Redacted.value(next.secret))
+      expect(active).toHaveLength(9)
+      const replaced = active.find((found) => Redacted.value(found.secret) === Redacted.value(original.secret))
+      expect(replaced?.expiresAt && DateTime.toEpochMillis(replaced.expiresAt)).toBe(
+        DateTime.toEpochMillis(Fixtures.at(25 * hour))
+      )
+      // After the overlap the original is gone and at least one new secret stays current (concurrent rotations that
+      // did not see each other may leave several current).
+      const after = (yield* repo.active(platform.id, Fixtures.at(25 * hour))).map((found) =>
+        Redacted.value(found.secret)
+      )
+      expect(after).not.toContain(Redacted.value(original.secret))
+      expect(after.length).toBeGreaterThanOrEqual(1)
+    })
+  )
 }
