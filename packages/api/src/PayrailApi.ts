@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { CustomersApi } from "./customers/index.js"
+import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -51,6 +52,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CustomersApi.CustomersApi)
   .add(InternalAccountsApi.InternalAccountsApi)
   .add(ExternalAccountsApi.ExternalAccountsApi)
+  .add(WebhooksApi.WebhooksApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

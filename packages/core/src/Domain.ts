@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { Authentication, Platforms } from "./platforms/index.js"
+import { WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "./events/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -11,19 +12,27 @@ export type Services =
   | InternalAccounts.InternalAccounts
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
+  | WebhookSecrets.WebhookSecrets
+  | WebhookDeliveries.WebhookDeliveries
+  | WebhookDispatch.WebhookDispatch
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
  * verification, wallet ownership: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and `Ids`, and the domain is
  * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
- * provisioning ports that `Platforms` and `Customers` call inside their units of work.
+ * provisioning ports that `Platforms` and `Customers` call inside their units of work. Webhooks go out through the
+ * `WebhookTransport` provided to this layer, if any (the reference server's `NodeWebhookTransport`); without one,
+ * each delivery attempt fails `not_configured` and is retried.
  */
 export const layer = Layer.mergeAll(
   Authentication.layer,
   Customers.layer,
   Platforms.layer,
   ExternalAccounts.layer,
-  SandboxFunding.layer
+  SandboxFunding.layer,
+  WebhookSecrets.layer,
+  WebhookDeliveries.layer,
+  WebhookDispatch.layer
 ).pipe(
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),
   Layer.provideMerge(InternalAccounts.layer)

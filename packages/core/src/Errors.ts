@@ -12,6 +12,7 @@ export {
   OwnershipChallengeUnavailable
 } from "./accounts/AccountErrors.js"
 export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
+export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { RateLimited } from "./kernel/RateLimited.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"

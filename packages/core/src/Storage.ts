@@ -4,6 +4,7 @@ import type { CustomerRepo } from "./customers/index.js"
 import type { Jobs } from "./events/index.js"
 import type { Ledger } from "./ledger/index.js"
 import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
+import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -19,3 +20,5 @@ export type Services =
   | ExternalAccountRepo.ExternalAccountRepo
   | RateLimiter.RateLimiter
   | Jobs.Jobs
+  | WebhookSecretRepo.WebhookSecretRepo
+  | WebhookDeliveryRepo.WebhookDeliveryRepo

@@ -6,11 +6,15 @@ import type {
   ExternalAccounts,
   InternalAccounts,
   SandboxFunding,
-  UnitOfWork
+  UnitOfWork,
+  WebhookDeliveries,
+  WebhookDispatch,
+  WebhookSecrets
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
+import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
 import { AuthenticationLive } from "./platforms/index.js"
 
@@ -22,6 +26,9 @@ export type Services =
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
   | UnitOfWork.UnitOfWork
+  | WebhookSecrets.WebhookSecrets
+  | WebhookDeliveries.WebhookDeliveries
+  | WebhookDispatch.WebhookDispatch
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -52,6 +59,7 @@ export const layer = Layer.mergeAll(
       CustomersHandlers.layer,
       InternalAccountsHandlers.layer,
       ExternalAccountsHandlers.layer,
+      WebhooksHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,10 +1,11 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import path from "node:path"
-import { AuthenticationLimits, CredentialCache, Domain, Errors, Ids, type Storage } from "@payrail/core"
+import { AuthenticationLimits, CredentialCache, Domain, Errors, Ids, type Storage, WebhookSecrets } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import type { ServerConfig } from "./ServerConfig.js"
+import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 
 /**
  * The storage adapter the configuration names; migrations run before the layer is ready. `owner` says what this
@@ -46,8 +47,8 @@ export const describeStorage = (settings: ServerConfig): string => {
 }
 
 /**
- * The domain on the configured storage, with the sandbox providers, secure ids and the configured rate limits of
- * authentication. A failure to open the store is
+ * The domain on the configured storage, with the sandbox providers, secure ids, the configured rate limits of
+ * authentication, and webhooks sent by `NodeWebhookTransport` with the configured secret overlap. A failure to open the store is
  * logged with its full cause at DEBUG level only: the caller reports it to people in one line.
  */
 export const make = (
@@ -58,6 +59,10 @@ export const make = (
     Layer.provideMerge(storage(settings, owner)),
     Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer),
+    Layer.provide(NodeWebhookTransport.layer()),
+    Layer.provide(
+      Layer.succeed(WebhookSecrets.WebhookSecretOverlap, Duration.seconds(settings.webhookSecretOverlapSeconds))
+    ),
     Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
     Layer.provide(
       Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))

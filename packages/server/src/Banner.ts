@@ -36,11 +36,14 @@ export const render = (input: BannerInput): string => {
     const outcome = input.bootstrap.value
     const credentials = outcome._tag === "Created" ? Option.some(outcome.credentials) : outcome.credentials
     if (Option.isSome(credentials)) {
-      const { clientId, clientSecret, platformId } = credentials.value
+      const { clientId, clientSecret, platformId, webhookSecret } = credentials.value
       lines.push(
         row("Sandbox platform", `${platformId}${outcome._tag === "Created" ? " (created now)" : ""}`),
         row("client id", clientId, 4),
         row("client secret", clientSecret, 4),
+        ...(webhookSecret === undefined
+          ? []
+          : [row("webhook secret", `${webhookSecret}  (as issued; POST /webhooks/secret/rotate replaces it)`, 4)]),
         row("kept in", outcome.file, 4),
         `  Try: curl -u '${clientId}:${clientSecret}' ${api}/customers`
       )

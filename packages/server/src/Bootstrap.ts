@@ -1,12 +1,14 @@
 import { FileSystem, Path, type Error as PlatformError } from "@effect/platform"
 import { Effect, Option, type ParseResult, Redacted, Schema } from "effect"
-import { type Errors, Platforms } from "@payrail/core"
+import { type Errors, Platforms, WebhookSecrets } from "@payrail/core"
 
 /** Credentials of the bootstrapped sandbox platform, as kept in `<data dir>/sandbox-credentials.json`. */
 export const SandboxCredentials = Schema.Struct({
   platformId: Schema.String,
   clientId: Schema.String,
-  clientSecret: Schema.String
+  clientSecret: Schema.String,
+  /** The platform's first webhook signing secret (files written before webhooks existed have none). */
+  webhookSecret: Schema.optional(Schema.String)
 })
 export type SandboxCredentials = typeof SandboxCredentials.Type
 
@@ -27,8 +29,8 @@ export type BootstrapOutcome =
   | { readonly _tag: "Existing"; readonly credentials: Option.Option<SandboxCredentials>; readonly file: string }
 
 /**
- * On the first start against an empty store, creates a sandbox platform with a token holding every permission,
- * and keeps its credentials in `<dataDir>/sandbox-credentials.json` (mode 0600) so a developer can find them again.
+ * On the first start against an empty store, creates a sandbox platform with a token holding every permission and
+ * its first webhook signing secret, and keeps them in `<dataDir>/sandbox-credentials.json` (mode 0600) so a developer can find them again.
  * Later starts create nothing and read that file back when it exists.
  */
 export const ensureSandboxPlatform = (
@@ -36,7 +38,7 @@ export const ensureSandboxPlatform = (
 ): Effect.Effect<
   BootstrapOutcome,
   Errors.StoreFailure | Errors.PlatformNotFound | PlatformError.PlatformError | ParseResult.ParseError,
-  Platforms.Platforms | FileSystem.FileSystem | Path.Path
+  Platforms.Platforms | WebhookSecrets.WebhookSecrets | FileSystem.FileSystem | Path.Path
 > =>
   Effect.gen(function* () {
     const platforms = yield* Platforms.Platforms
@@ -51,10 +53,12 @@ export const ensureSandboxPlatform = (
       name: "bootstrap",
       permissions: ["VIEW", "TRANSACT", "MANAGE"]
     })
+    const signing = yield* (yield* WebhookSecrets.WebhookSecrets).rotate(platform.id)
     const credentials: SandboxCredentials = {
       platformId: platform.id,
       clientId: issued.token.clientId,
-      clientSecret: Redacted.value(issued.clientSecret)
+      clientSecret: Redacted.value(issued.clientSecret),
+      webhookSecret: Redacted.value(signing.secret)
     }
     yield* fs.makeDirectory(dataDir, { recursive: true })
     yield* fs.writeFileString(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 })

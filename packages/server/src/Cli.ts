@@ -1,6 +1,6 @@
 import { Command, Options, type Usage } from "@effect/cli"
 import { Console, Effect, Layer, Redacted } from "effect"
-import { ApiToken, Platform, Platforms } from "@payrail/core"
+import { ApiToken, Platform, Platforms, WebhookSecrets } from "@payrail/core"
 import * as AppLayer from "./AppLayer.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
@@ -38,10 +38,15 @@ const platformCreate = Command.make(
     withDomain("payrail platform create")(
       Effect.gen(function* () {
         const platform = yield* (yield* Platforms.Platforms).create({ name, environment })
+        const signing = yield* (yield* WebhookSecrets.WebhookSecrets).rotate(platform.id)
         yield* Console.log(platform.id)
+        yield* Console.log(`webhook secret  ${Redacted.value(signing.secret)}`)
+        yield* Console.log(
+          "The webhook signing secret is shown only now; POST /webhooks/secret/rotate issues a new one."
+        )
       })
     )
-).pipe(Command.withDescription("Create a platform and print its id"))
+).pipe(Command.withDescription("Create a platform; prints its id and its webhook signing secret (once)"))
 
 const platformList = Command.make("list", {}, () =>
   withDomain("payrail platform list")(

@@ -36,6 +36,8 @@ export interface ServerConfig {
   readonly jobConcurrency: number
   /** How long a claimed job is held before another instance may run it (`PAYRAIL_JOB_LEASE_SECONDS`). */
   readonly jobLeaseSeconds: number
+  /** How long a rotated-out webhook signing secret keeps signing beside the new one. */
+  readonly webhookSecretOverlapSeconds: number
 }
 
 /** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
@@ -166,7 +168,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
     Config.validate({ message: "must be between 1 and 1000", validation: (value) => value >= 1 && value <= 1000 }),
     Config.withDefault(16)
   ),
-  jobLeaseSeconds: seconds("PAYRAIL_JOB_LEASE_SECONDS", 60)
+  jobLeaseSeconds: seconds("PAYRAIL_JOB_LEASE_SECONDS", 60),
+  webhookSecretOverlapSeconds: figure("PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, 30 * 86_400)
 }).pipe(
   Config.validate({
     message: "PAYRAIL_HEADERS_TIMEOUT_SECONDS must not exceed PAYRAIL_REQUEST_TIMEOUT_SECONDS",

@@ -22,8 +22,9 @@ describe("payrail CLI", () => {
 
     await payrail("migrate")
     const created = await payrail("platform", "create", "--name", "Acme Pay", "--environment", "PRODUCTION")
-    const platformId = created.stdout.trim()
+    const [platformId = "", secretLine] = created.stdout.trim().split("\n")
     expect(platformId).toMatch(/^Platform:[0-9a-f-]{36}$/)
+    expect(secretLine).toMatch(/^webhook secret\s+whsec_[A-Za-z0-9+/]{43}=$/)
     expect((await payrail("platform", "list")).stdout).toContain(`${platformId}\tPRODUCTION\tAcme Pay`)
 
     const token = await payrail("token", "create", "--platform-id", platformId, "--permission", "VIEW")

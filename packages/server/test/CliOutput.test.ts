@@ -114,8 +114,10 @@ describe("start-up banner", () => {
         "Sandbox platform",
         "client id",
         "client secret",
+        "webhook secret",
         "kept in"
       ])
+      expect(banner.find((line) => line.includes("webhook secret"))).toMatch(/ whsec_[A-Za-z0-9+/]{43}= /)
       for (const line of labelled) {
         expect(line.charAt(Banner.valueColumn - 1)).toBe(" ")
         expect(line.charAt(Banner.valueColumn)).not.toBe(" ")

@@ -77,7 +77,7 @@ describe("the embedded store is opened by one process at a time", () => {
     expect(listed.stdout).not.toContain("Ghost")
     const created = await runCli(env, "platform", "create", "--name", "Acme Pay", "--environment", "PRODUCTION")
     expect(created.code).toBe(0)
-    const platformId = created.stdout.trim()
+    const platformId = created.stdout.split("\n")[0] ?? ""
     const token = await runCli(env, "token", "create", "--platform-id", platformId)
     expect(token.code).toBe(0)
     const clientId = /client id\s+(\S+)/.exec(token.stdout)?.[1] ?? ""

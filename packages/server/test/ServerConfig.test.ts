@@ -74,4 +74,15 @@ describe("ServerConfig", () => {
       expect(yield* Effect.flip(read({ PAYRAIL_JOB_LEASE_SECONDS: "0" }))).toBeDefined()
     })
   )
+
+  it.effect("reads the webhook secret overlap, 24 hours unless set, at most 30 days", () =>
+    Effect.gen(function* () {
+      expect(yield* read({})).toMatchObject({ webhookSecretOverlapSeconds: 86_400 })
+      expect(yield* read({ PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS: "0" })).toMatchObject({
+        webhookSecretOverlapSeconds: 0
+      })
+      expect(yield* Effect.flip(read({ PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS: "2592001" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS: "-1" }))).toBeDefined()
+    })
+  )
 })

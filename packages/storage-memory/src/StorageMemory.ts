@@ -5,6 +5,8 @@ import * as MemoryExternalAccountRepo from "./accounts/MemoryExternalAccountRepo
 import * as MemoryInternalAccountRepo from "./accounts/MemoryInternalAccountRepo.js"
 import * as MemoryCustomerRepo from "./customers/MemoryCustomerRepo.js"
 import * as MemoryJobs from "./events/MemoryJobs.js"
+import * as MemoryWebhookDeliveryRepo from "./events/MemoryWebhookDeliveryRepo.js"
+import * as MemoryWebhookSecretRepo from "./events/MemoryWebhookSecretRepo.js"
 import * as MemoryOutbox from "./kernel/MemoryOutbox.js"
 import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
@@ -30,5 +32,7 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryExternalAccountRepo.layer,
   MemoryCredentialChanges.layer,
   MemoryRateLimiter.layer,
-  MemoryJobs.layer
+  MemoryJobs.layer,
+  MemoryWebhookSecretRepo.layer,
+  MemoryWebhookDeliveryRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -7,6 +7,8 @@ import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
 import * as PgInternalAccountRepo from "./accounts/PgInternalAccountRepo.js"
 import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
 import * as PgJobs from "./events/PgJobs.js"
+import * as PgWebhookDeliveryRepo from "./events/PgWebhookDeliveryRepo.js"
+import * as PgWebhookSecretRepo from "./events/PgWebhookSecretRepo.js"
 import * as PgOutbox from "./kernel/PgOutbox.js"
 import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
@@ -34,7 +36,9 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgInternalAccountRepo.layer,
   PgAuthMethodRepo.layer,
   PgExternalAccountRepo.layer,
-  PgRateLimiter.layer
+  PgRateLimiter.layer,
+  PgWebhookSecretRepo.layer,
+  PgWebhookDeliveryRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -70,7 +70,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "credential_changes",
             "rate_limits",
             "ledger_balance_bounds",
-            "jobs"
+            "jobs",
+            "webhooks"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -1,5 +1,5 @@
-import { Context, type Effect } from "effect"
-import type { DomainEvent } from "./DomainEvent.js"
+import { Context, type Effect, type Option } from "effect"
+import type { DomainEvent, EventId } from "./DomainEvent.js"
 import type { StoreFailure } from "./StoreFailure.js"
 
 /**
@@ -17,5 +17,7 @@ export class Outbox extends Context.Tag("@payrail/core/Outbox")<
     readonly appendAll: (events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, StoreFailure>
     /** Events not yet delivered, oldest first, at most `limit`. */
     readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<DomainEvent>, StoreFailure>
+    /** The event with this id, delivered or not (what a delivery job loads). */
+    readonly findById: (id: EventId) => Effect.Effect<Option.Option<DomainEvent>, StoreFailure>
   }
 >() {}

@@ -31,6 +31,13 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     deleteForPlatform: "MANAGE",
     challengeForPlatform: "MANAGE",
     verifyForPlatform: "MANAGE"
+  },
+  webhooks: {
+    rotateSecret: "MANAGE",
+    listDeliveries: "VIEW",
+    getDelivery: "VIEW",
+    redeliver: "MANAGE",
+    sendTest: "MANAGE"
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Context, Effect, Layer } from "effect"
+import { type Context, Effect, Layer, Option } from "effect"
 import { type DomainEvent, Outbox } from "@payrail/core"
 import { MemoryState, setEntry, undoAll } from "./MemoryState.js"
 
@@ -10,7 +10,7 @@ export const eventsOf = (state: Context.Tag.Service<MemoryState>): Map<string, D
 export const appendTo = (events: Map<string, DomainEvent.DomainEvent>, event: DomainEvent.DomainEvent): (() => void) =>
   setEntry(events, String(events.size).padStart(12, "0"), event)
 
-/** `Outbox` in memory: events in append order. */
+/** `Outbox` in memory: events in append order; `findById` scans them (memory is for tests and demos). */
 export const layer = Layer.effect(
   Outbox.Outbox,
   Effect.gen(function* () {
@@ -20,7 +20,9 @@ export const layer = Layer.effect(
     return {
       append: (event) => state.write(() => [undefined, add(event)]),
       appendAll: (all) => state.write(() => [undefined, undoAll(all.map(add))]),
-      pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit))
+      pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit)),
+      findById: (id) =>
+        Effect.sync(() => Option.fromNullable(Array.from(events.values()).find((event) => event.id === id)))
     }
   })
 )

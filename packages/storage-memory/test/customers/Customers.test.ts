@@ -79,7 +79,8 @@ describe("Customers", () => {
     const failingOutbox = Layer.succeed(Outbox.Outbox, {
       append: () => Effect.fail(Errors.StoreFailure.of("append event")),
       appendAll: () => Effect.fail(Errors.StoreFailure.of("append events")),
-      pending: () => Effect.succeed([])
+      pending: () => Effect.succeed([]),
+      findById: () => Effect.succeedNone
     })
     const broken = Domain.layer.pipe(
       Layer.provide(failingOutbox),

@@ -57,13 +57,20 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
         WHERE delivered_at IS NULL ORDER BY seq LIMIT ${limit}`
     })
 
+    const findById = SqlSchema.findOne({
+      Request: DomainEvent.EventId,
+      Result: EventRow,
+      execute: (id) => sql`SELECT id, platform_id, type, timestamp, data FROM outbox WHERE id = ${id}`
+    })
+
     return Outbox.Outbox.of({
       append: (event) => append([event]).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
       appendAll: (events) =>
         Arr.isNonEmptyReadonlyArray(events)
           ? append(events).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.appendAll")))
           : Effect.void,
-      pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending")))
+      pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending"))),
+      findById: (id) => findById(id).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.findById")))
     })
   }
 )

@@ -15,6 +15,7 @@ import credentialChanges from "./0011_credential_changes.js"
 import rateLimits from "./0012_rate_limits.js"
 import ledgerBalanceBounds from "./0013_ledger_balance_bounds.js"
 import jobs from "./0014_jobs.js"
+import webhooks from "./0015_webhooks.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -39,5 +40,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0011_credential_changes": credentialChanges,
   "0012_rate_limits": rateLimits,
   "0013_ledger_balance_bounds": ledgerBalanceBounds,
-  "0014_jobs": jobs
+  "0014_jobs": jobs,
+  "0015_webhooks": webhooks
 }

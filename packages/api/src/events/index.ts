@@ -1,0 +1,1 @@
+export * as WebhooksApi from "./WebhooksApi.js"

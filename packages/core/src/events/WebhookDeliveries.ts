@@ -1,0 +1,65 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { Page, PlatformId, StoreFailure } from "../kernel/index.js"
+import { expectedOf, WebhookDelivery, type WebhookDeliveryId } from "./WebhookDelivery.js"
+import { type DeliveryFilter, WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
+import { WebhookDeliveryNotFound } from "./WebhookErrors.js"
+
+/** The delivery log as the platform API shows it: lists, reads and manual redelivery. */
+export class WebhookDeliveries extends Context.Tag("@payrail/core/WebhookDeliveries")<
+  WebhookDeliveries,
+  {
+    readonly list: (
+      platformId: PlatformId.PlatformId,
+      filter: DeliveryFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<WebhookDelivery>, StoreFailure.StoreFailure>
+    readonly get: (
+      platformId: PlatformId.PlatformId,
+      id: WebhookDeliveryId
+    ) => Effect.Effect<WebhookDelivery, WebhookDeliveryNotFound | StoreFailure.StoreFailure>
+    /**
+     * Makes the delivery `PENDING` again, due now, with a fresh retry window (a delivered one is sent again too: the
+     * receiver de-duplicates by the webhook id). A delivery already `PENDING` is answered unchanged.
+     */
+    readonly redeliver: (
+      platformId: PlatformId.PlatformId,
+      id: WebhookDeliveryId
+    ) => Effect.Effect<WebhookDelivery, WebhookDeliveryNotFound | StoreFailure.StoreFailure>
+  }
+>() {}
+
+export const layer = Layer.effect(
+  WebhookDeliveries,
+  Effect.gen(function* () {
+    const repo = yield* WebhookDeliveryRepo
+    const get = Effect.fn("WebhookDeliveries.get")(function* (
+      platformId: PlatformId.PlatformId,
+      id: WebhookDeliveryId
+    ) {
+      const found = yield* repo.findById(platformId, id)
+      if (Option.isNone(found)) return yield* WebhookDeliveryNotFound.of(id)
+      return found.value
+    })
+    return {
+      list: (platformId, filter, page) =>
+        Effect.withSpan(repo.list(platformId, filter, page), "WebhookDeliveries.list"),
+      get,
+      redeliver: Effect.fn("WebhookDeliveries.redeliver")(function* (platformId, id) {
+        // A compare-and-set from the state as read; when a concurrent attempt changed it first, read it again.
+        for (;;) {
+          const current = yield* get(platformId, id)
+          if (current.status === "PENDING") return current
+          const now = yield* DateTime.now
+          const next = new WebhookDelivery({
+            ...current,
+            status: "PENDING",
+            nextAttemptAt: now,
+            retriesSince: now,
+            updatedAt: now
+          })
+          if (yield* repo.update(next, expectedOf(current))) return next
+        }
+      })
+    }
+  })
+)

@@ -1,0 +1,74 @@
+import { type DateTime, Schema } from "effect"
+import { DomainEvent, PlatformId, ResourceId } from "../kernel/index.js"
+
+/** `WebhookDelivery:<uuid>`: the delivery of one event to one endpoint. */
+export const WebhookDeliveryId = ResourceId.make("WebhookDelivery")
+export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
+
+/**
+ * Where a delivery stands: `PENDING` waits for its first attempt (or a manual redelivery); `DELIVERED` got a 2xx or a
+ * 409 (the receiver already had it); `FAILED` got anything else and retries at `nextAttemptAt`; `DEAD` gave up
+ * after the retry window.
+ */
+export const DeliveryStatus = Schema.Literal("PENDING", "DELIVERED", "FAILED", "DEAD")
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** The delivery of one outbox event to one endpoint URL, with the outcome of its latest attempt. */
+export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDelivery")({
+  id: WebhookDeliveryId,
+  platformId: PlatformId.PlatformId,
+  eventId: DomainEvent.EventId,
+  eventType: Schema.String,
+  url: Schema.String,
+  status: DeliveryStatus,
+  attempts: Schema.NonNegativeInt,
+  lastResponseStatus: Schema.optional(Schema.Int),
+  lastLatencyMillis: Schema.optional(Schema.NonNegativeInt),
+  lastError: Schema.optional(Schema.String),
+  lastAttemptAt: Schema.optional(Schema.DateTimeUtc),
+  nextAttemptAt: Schema.optional(Schema.DateTimeUtc),
+  /** Where the retry window starts: the creation, or the latest manual redelivery. */
+  retriesSince: Schema.DateTimeUtc,
+  createdAt: Schema.DateTimeUtc,
+  updatedAt: Schema.DateTimeUtc
+}) {}
+
+/** A new, not yet attempted delivery of `event` to `url`, due at once. */
+export const pending = (
+  id: WebhookDeliveryId,
+  event: DomainEvent.DomainEvent,
+  url: string,
+  now: DateTime.Utc
+): WebhookDelivery =>
+  new WebhookDelivery({
+    id,
+    platformId: event.platformId,
+    eventId: event.id,
+    eventType: event.type,
+    url,
+    status: "PENDING",
+    attempts: 0,
+    nextAttemptAt: now,
+    retriesSince: now,
+    createdAt: now,
+    updatedAt: now
+  })
+
+/** The guard of a delivery update: the status and attempt count the update was computed from. */
+export interface Expected {
+  readonly status: DeliveryStatus
+  readonly attempts: number
+}
+
+/** The guard that matches `delivery` as read. */
+export const expectedOf = (delivery: WebhookDelivery): Expected => ({
+  status: delivery.status,
+  attempts: delivery.attempts
+})
+
+/** Whether the delivery is settled for good (no attempt will change it, short of a manual redelivery). */
+export const isSettled = (delivery: WebhookDelivery): boolean =>
+  delivery.status === "DELIVERED" || delivery.status === "DEAD"
+
+/** Newest first, as lists show deliveries. */
+export const keyOf = (delivery: WebhookDelivery) => ({ createdAt: delivery.createdAt, id: delivery.id })

@@ -1,0 +1,202 @@
+import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { DomainEvent, Ids, Outbox, ResourceId, type StoreFailure } from "../kernel/index.js"
+import { type Platform, PlatformErrors, PlatformRepo } from "../platforms/index.js"
+import { expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
+import { WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
+import * as WebhookEnvelope from "./WebhookEnvelope.js"
+import { WebhookDeliveryError, WebhookEndpointNotSet } from "./WebhookErrors.js"
+import * as WebhookRetrySchedule from "./WebhookRetrySchedule.js"
+import { WebhookSecretRepo } from "./WebhookSecretRepo.js"
+import * as WebhookSignature from "./WebhookSignature.js"
+import { notConfigured, type WebhookResponse, type WebhookSendFailed, WebhookTransport } from "./WebhookTransport.js"
+
+/** What one delivery attempt came to; the delivery job settles itself from it. */
+export type AttemptOutcome =
+  | {
+      readonly _tag: "NothingToDo"
+      /**
+       * `event_not_found`: no such event in the outbox; `no_endpoint`: the platform has no `webhookEndpoint` (the
+       * event is not delivered, and setting an endpoint later does not replay it); `settled`: the delivery is already
+       * `DELIVERED` or `DEAD` (a re-run of a finished job); `superseded`: a concurrent attempt recorded first.
+       */
+      readonly reason: "event_not_found" | "no_endpoint" | "settled" | "superseded"
+    }
+  | { readonly _tag: "Delivered"; readonly delivery: WebhookDelivery }
+  | { readonly _tag: "RetryAt"; readonly delivery: WebhookDelivery; readonly at: DateTime.Utc }
+  | { readonly _tag: "GaveUp"; readonly delivery: WebhookDelivery }
+
+/** What a test webhook came to: the receiver's answer. */
+export interface TestOutcome {
+  readonly url: string
+  readonly responseStatus: number
+  readonly responseBody: string
+}
+
+/** Whether an answer means the receiver has the event: any 2xx, or 409 (it had it already). */
+export const isDelivered = (status: number): boolean => (status >= 200 && status < 300) || status === 409
+
+/** Sends webhooks: the attempts of outbox events' deliveries, and the sandbox's test webhook. */
+export class WebhookDispatch extends Context.Tag("@payrail/core/WebhookDispatch")<
+  WebhookDispatch,
+  {
+    /**
+     * One delivery attempt of the outbox event `eventId` to its platform's `webhookEndpoint`: opens the delivery
+     * (one per event and endpoint URL) on first use, signs the envelope with every active secret, sends it and
+     * records the outcome. A 2xx or 409 is `DELIVERED`; anything else, a timeout or a connection failure is `FAILED`
+     * with the next attempt time from `WebhookRetrySchedule`, or `DEAD` past its retry window. Idempotent: a settled
+     * delivery is not sent again.
+     */
+    readonly attempt: (eventId: DomainEvent.EventId) => Effect.Effect<AttemptOutcome, StoreFailure.StoreFailure>
+    /**
+     * Sends a signed `TEST` webhook (no `data`) to `url`, or else to the platform's endpoint, once and at once, and
+     * answers the receiver's status and body. Sandbox platforms only; never retried and not logged.
+     */
+    readonly sendTest: (
+      platform: Platform.Platform,
+      url: Option.Option<string>
+    ) => Effect.Effect<
+      TestOutcome,
+      WebhookEndpointNotSet | WebhookDeliveryError | PlatformErrors.SandboxOnly | StoreFailure.StoreFailure
+    >
+  }
+>() {}
+
+/** Why an attempt got no answer: a transport failure kind, or `no_signing_secret`. */
+interface Problem {
+  readonly kind: string
+  readonly message: string
+}
+
+const noSecret: Problem = {
+  kind: "no_signing_secret",
+  message: "The platform has no webhook signing secret; rotate it to issue one"
+}
+
+const problemOf = (failure: WebhookSendFailed): Problem => ({ kind: failure.kind, message: failure.message })
+
+/** The delivery after an attempt at `now` that got `result`, and what the job does next. */
+const settle = (
+  delivery: WebhookDelivery,
+  result: Either.Either<WebhookResponse, Problem>,
+  now: DateTime.Utc
+): Effect.Effect<Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>> => {
+  const attempts = delivery.attempts + 1
+  const answered = Either.getRight(result)
+  const recorded = {
+    ...delivery,
+    attempts,
+    lastResponseStatus: Option.getOrUndefined(Option.map(answered, (response) => response.status)),
+    lastLatencyMillis: Option.getOrUndefined(Option.map(answered, (response) => response.latencyMillis)),
+    lastError: Option.getOrUndefined(
+      Option.map(Either.getLeft(result), (problem) => `${problem.kind}: ${problem.message}`)
+    ),
+    lastAttemptAt: now,
+    updatedAt: now
+  }
+  if (Option.exists(answered, (response) => isDelivered(response.status))) {
+    return Effect.succeed({
+      _tag: "Delivered",
+      delivery: new WebhookDelivery({ ...recorded, status: "DELIVERED", nextAttemptAt: undefined })
+    })
+  }
+  return Effect.map(
+    WebhookRetrySchedule.nextAttemptAt(attempts, now, delivery.retriesSince),
+    Option.match({
+      onNone: () => ({
+        _tag: "GaveUp" as const,
+        delivery: new WebhookDelivery({ ...recorded, status: "DEAD", nextAttemptAt: undefined })
+      }),
+      onSome: (at) => ({
+        _tag: "RetryAt" as const,
+        delivery: new WebhookDelivery({ ...recorded, status: "FAILED", nextAttemptAt: at }),
+        at
+      })
+    })
+  )
+}
+
+export const layer = Layer.effect(
+  WebhookDispatch,
+  Effect.gen(function* () {
+    const outbox = yield* Outbox.Outbox
+    const platforms = yield* PlatformRepo.PlatformRepo
+    const secrets = yield* WebhookSecretRepo
+    const deliveries = yield* WebhookDeliveryRepo
+    const ids = yield* Ids.Ids
+    // A process that provides no transport still opens and logs deliveries; each attempt fails `not_configured`.
+    const transport = yield* Effect.serviceOption(WebhookTransport).pipe(
+      Effect.flatMap(
+        Option.match({
+          onSome: Effect.succeed,
+          onNone: () => WebhookTransport.pipe(Effect.provide(notConfigured))
+        })
+      )
+    )
+
+    // Signs `body` for the platform at `now` and sends it; `Left` when no active secret exists or no answer came.
+    const signAndSend = (
+      platform: Platform.Platform,
+      url: string,
+      id: string,
+      body: string,
+      now: DateTime.Utc
+    ): Effect.Effect<Either.Either<WebhookResponse, Problem>, StoreFailure.StoreFailure> =>
+      Effect.gen(function* () {
+        const active = yield* secrets.active(platform.id, now)
+        if (active.length === 0) {
+          return Either.left(noSecret)
+        }
+        const timestampSeconds = Math.floor(DateTime.toEpochMillis(now) / 1000)
+        const headers = yield* WebhookSignature.headers(
+          active.map((secret) => secret.secret),
+          { id, timestampSeconds, body }
+        )
+        const sent = yield* Effect.either(
+          transport.send({
+            url,
+            headers: { ...headers, "content-type": "application/json", "user-agent": "Payrail-Webhooks/1" },
+            body,
+            environment: platform.environment
+          })
+        )
+        return Either.mapLeft(sent, problemOf)
+      })
+
+    const attempt = Effect.fn("WebhookDispatch.attempt")(function* (eventId: DomainEvent.EventId) {
+      const event = yield* outbox.findById(eventId)
+      if (Option.isNone(event)) return { _tag: "NothingToDo", reason: "event_not_found" } as const
+      const platform = yield* platforms.findById(event.value.platformId)
+      const url = Option.flatMap(platform, (found) => Option.fromNullable(found.config.webhookEndpoint))
+      if (Option.isNone(platform) || Option.isNone(url)) return { _tag: "NothingToDo", reason: "no_endpoint" } as const
+      const now = yield* DateTime.now
+      const id = WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid))
+      const delivery = yield* deliveries.open(pending(id, event.value, url.value, now))
+      if (isSettled(delivery)) return { _tag: "NothingToDo", reason: "settled" } as const
+
+      const body = WebhookEnvelope.ofEvent(event.value)
+      const result = yield* signAndSend(platform.value, url.value, event.value.id, body, now)
+      const outcome = yield* settle(delivery, result, now)
+      const applied = yield* deliveries.update(outcome.delivery, expectedOf(delivery))
+      return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+    })
+
+    const sendTest = Effect.fn("WebhookDispatch.sendTest")(function* (
+      platform: Platform.Platform,
+      url: Option.Option<string>
+    ) {
+      if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
+      const target = Option.orElse(url, () => Option.fromNullable(platform.config.webhookEndpoint))
+      if (Option.isNone(target)) return yield* WebhookEndpointNotSet.of()
+      const now = yield* DateTime.now
+      const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
+      const body = WebhookEnvelope.body({ id, type: WebhookEnvelope.testType, timestamp: now })
+      const result = yield* signAndSend(platform, target.value, id, body, now)
+      if (Either.isLeft(result)) {
+        return yield* WebhookDeliveryError.of(target.value, result.left.kind, result.left.message)
+      }
+      return { url: target.value, responseStatus: result.right.status, responseBody: result.right.body }
+    })
+
+    return { attempt, sendTest }
+  })
+)

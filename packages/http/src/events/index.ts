@@ -1,0 +1,1 @@
+export * as WebhooksHandlers from "./WebhooksHandlers.js"

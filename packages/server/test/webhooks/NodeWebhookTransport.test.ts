@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Either } from "effect"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { WebhookTransport } from "@payrail/core"
+import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
+
+// A local receiver: `/ok` answers 200 with the request body echoed, `/redirect` a 302 to `/ok`, `/huge` 4 MiB,
+// `/silent` never answers. Every path it was asked for is kept.
+const requested: Array<string> = []
+let server: Server
+let port = 0
+
+const handle = (request: IncomingMessage, response: ServerResponse) => {
+  requested.push(request.url ?? "")
+  const chunks: Array<Buffer> = []
+  request.on("data", (chunk: Buffer) => chunks.push(chunk))
+  request.on("end", () => {
+    switch (request.url) {
+      case "/ok":
+        response.writeHead(200, { "content-type": "application/json" })
+        response.end(
+          JSON.stringify({
+            received: Buffer.concat(chunks).toString(),
+            signature: request.headers["webhook-signature"]
+          })
+        )
+        return
+      case "/redirect":
+        response.writeHead(302, { location: "/ok" })
+        response.end()
+        return
+      case "/huge":
+        response.writeHead(200)
+        for (let index = 0; index < 64; index++) response.write("x".repeat(64 * 1024))
+        response.end()
+        return
+      case "/silent":
+        return
+      default:
+        response.writeHead(404)
+        response.end()
+    }
+  })
+}
+
+beforeAll(async () => {
+  server = createServer(handle)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  port = (server.address() as AddressInfo).port
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+const transport = NodeWebhookTransport.make({ timeout: Duration.millis(500), maxResponseBytes: 1024 })
+
+const send = (url: string, environment: "SANDBOX" | "PRODUCTION" = "SANDBOX", using = transport) =>
+  Effect.either(
+    using.send({ url, environment, body: '{"id":"Webhook:1"}', headers: { "webhook-signature": "v1,abc" } })
+  )
+
+const refusedWith = (result: Either.Either<WebhookTransport.WebhookResponse, WebhookTransport.WebhookSendFailed>) =>
+  Either.match(result, { onLeft: (failure) => failure, onRight: () => undefined })
+
+describe("NodeWebhookTransport", () => {
+  it.effect("posts the body and headers to a sandbox platform's loopback receiver and reads its answer", () =>
+    Effect.gen(function* () {
+      const result = yield* send(`http://127.0.0.1:${port}/ok`)
+      const response = Either.getOrThrow(result)
+      expect(response.status).toBe(200)
+      expect(JSON.parse(response.body)).toEqual({ received: '{"id":"Webhook:1"}', signature: "v1,abc" })
+      expect(response.latencyMillis).toBeGreaterThanOrEqual(0)
+    })
+  )
+
+  it.effect("refuses private, loopback, link-local and metadata addresses for a production platform", () =>
+    Effect.gen(function* () {
+      const before = requested.length
+      for (const url of [
+        `https://127.0.0.1:${port}/ok`,
+        "https://10.0.0.7/hooks",
+        "https://192.168.1.1/hooks",
+        "https://100.64.0.1/hooks",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::1]/hooks",
+        "https://[fd00:ec2::254]/hooks",
+        "https://[::ffff:127.0.0.1]/hooks",
+        "https://224.0.0.1/hooks",
+        `https://localhost:${port}/ok`
+      ]) {
+        const failure = refusedWith(yield* send(url, "PRODUCTION"))
+        expect(failure?.kind, url).toBe("address_refused")
+      }
+      const metadata = refusedWith(yield* send("https://169.254.169.254/", "PRODUCTION"))
+      expect(metadata?.message).toContain("metadata")
+      expect(requested.length).toBe(before)
+    })
+  )
+
+  it.effect("refuses a host name that resolves to a private address, checking every address it has", () =>
+    Effect.gen(function* () {
+      const resolving = NodeWebhookTransport.make({
+        resolve: () =>
+          Promise.resolve([
+            { address: "93.184.216.34", family: 4 },
+            { address: "10.1.2.3", family: 4 }
+          ])
+      })
+      const failure = refusedWith(yield* send("https://hooks.example.com/in", "PRODUCTION", resolving))
+      expect(failure).toMatchObject({ kind: "address_refused" })
+      expect(failure?.message).toContain("10.1.2.3")
+    })
+  )
+
+  it.effect("connects to the address it checked, not to what the name resolves to later (no DNS rebind)", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      // First answer: the loopback receiver; any later lookup would point elsewhere.
+      const rebinding = NodeWebhookTransport.make({
+        resolve: () => {
+          calls++
+          return Promise.resolve([{ address: calls === 1 ? "127.0.0.1" : "10.9.9.9", family: 4 }])
+        }
+      })
+      const response = Either.getOrThrow(yield* send(`http://rebind.test:${port}/ok`, "SANDBOX", rebinding))
+      expect(response.status).toBe(200)
+      expect(calls).toBe(1)
+    })
+  )
+
+  it.effect("requires https for a production platform and refuses URLs it cannot use", () =>
+    Effect.gen(function* () {
+      expect(refusedWith(yield* send("http://93.184.216.34/hooks", "PRODUCTION"))?.kind).toBe("https_required")
+      expect(refusedWith(yield* send("ftp://93.184.216.34/hooks"))?.kind).toBe("invalid_url")
+      expect(refusedWith(yield* send("not a url"))?.kind).toBe("invalid_url")
+      expect(refusedWith(yield* send(`http://user:pw@127.0.0.1:${port}/ok`))?.kind).toBe("invalid_url")
+      expect(refusedWith(yield* send("http://does-not-exist.invalid/"))?.kind).toBe("dns_failed")
+    })
+  )
+
+  it.effect("does not follow a redirect: a 302 is the answer", () =>
+    Effect.gen(function* () {
+      const before = requested.length
+      const response = Either.getOrThrow(yield* send(`http://127.0.0.1:${port}/redirect`))
+      expect(response.status).toBe(302)
+      expect(requested.slice(before)).toEqual(["/redirect"])
+    })
+  )
+
+  it.effect("cuts a huge response body at the limit", () =>
+    Effect.gen(function* () {
+      const response = Either.getOrThrow(yield* send(`http://127.0.0.1:${port}/huge`))
+      expect(response.status).toBe(200)
+      expect(response.body.length).toBe(1024)
+    })
+  )
+
+  it.effect("gives up on a receiver that never answers, and on a closed port", () =>
+    Effect.gen(function* () {
+      expect(refusedWith(yield* send(`http://127.0.0.1:${port}/silent`))?.kind).toBe("timeout")
+      expect(refusedWith(yield* send("http://127.0.0.1:1/ok"))?.kind).toBe("connection_failed")
+    })
+  )
+})
