@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer } from "effect"
-import { type Domain, type JobHandler, JobWorker, type Storage } from "@payrail/core"
+import { type Domain, type JobHandler, JobWorker, type Storage, WebhookDeliveryJob } from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
 
 /** What a job handler run by the server may use: the domain and the store. */
@@ -10,7 +10,7 @@ export type HandlerServices = Domain.Services | Storage.Services
  * each, so that `payrail serve` runs them; a job of a kind missing from the list is buried as DEAD with an error
  * naming its kind.
  */
-export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = []
+export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [WebhookDeliveryJob.handler]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */
 export const options = (settings: ServerConfig): JobWorker.Options => ({

@@ -20,19 +20,21 @@ import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
  * fresh, empty store; nothing survives the process.
  */
+// The outbox and the ledger enqueue the delivery jobs of the events they record.
+const withDeliveries = Layer.mergeAll(MemoryOutbox.layer, MemoryLedger.layer).pipe(
+  Layer.provideMerge(Layer.merge(MemoryPlatformRepo.layer, MemoryJobs.layer))
+)
+
 export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryUnitOfWork.layer,
-  MemoryPlatformRepo.layer,
+  withDeliveries,
   MemoryApiTokenRepo.layer,
   MemoryCustomerRepo.layer,
-  MemoryOutbox.layer,
-  MemoryLedger.layer,
   MemoryInternalAccountRepo.layer,
   MemoryAuthMethodRepo.layer,
   MemoryExternalAccountRepo.layer,
   MemoryCredentialChanges.layer,
   MemoryRateLimiter.layer,
-  MemoryJobs.layer,
   MemoryWebhookSecretRepo.layer,
   MemoryWebhookDeliveryRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -71,7 +71,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "rate_limits",
             "ledger_balance_bounds",
             "jobs",
-            "webhooks"
+            "webhooks",
+            "webhook_delivery_jobs"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

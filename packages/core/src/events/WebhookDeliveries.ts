@@ -1,7 +1,9 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import type { Page, PlatformId, StoreFailure } from "../kernel/index.js"
+import { type Page, type PlatformId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Jobs } from "./Jobs.js"
 import { expectedOf, WebhookDelivery, type WebhookDeliveryId } from "./WebhookDelivery.js"
 import { type DeliveryFilter, WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
+import * as WebhookDeliveryJob from "./WebhookDeliveryJob.js"
 import { WebhookDeliveryNotFound } from "./WebhookErrors.js"
 
 /** The delivery log as the platform API shows it: lists, reads and manual redelivery. */
@@ -32,6 +34,8 @@ export const layer = Layer.effect(
   WebhookDeliveries,
   Effect.gen(function* () {
     const repo = yield* WebhookDeliveryRepo
+    const jobs = yield* Jobs
+    const unitOfWork = yield* UnitOfWork.UnitOfWork
     const get = Effect.fn("WebhookDeliveries.get")(function* (
       platformId: PlatformId.PlatformId,
       id: WebhookDeliveryId
@@ -57,7 +61,17 @@ export const layer = Layer.effect(
             retriesSince: now,
             updatedAt: now
           })
-          if (yield* repo.update(next, expectedOf(current))) return next
+          // The delivery made due again and its job commit together: a redelivery is never left without a job.
+          const updated = yield* unitOfWork.transaction(
+            Effect.gen(function* () {
+              if (!(yield* repo.update(next, expectedOf(current)))) return false
+              yield* jobs.enqueue(
+                WebhookDeliveryJob.newJob(current.eventId, platformId, now, `redeliver:${current.id}`)
+              )
+              return true
+            })
+          )
+          if (updated) return next
         }
       })
     }

@@ -1,5 +1,6 @@
 import { type Context, Effect, Layer, Option } from "effect"
-import { type DomainEvent, Outbox } from "@payrail/core"
+import { type DomainEvent, type Jobs, Outbox, type PlatformRepo } from "@payrail/core"
+import { enqueueDeliveries } from "../events/MemoryDeliveryJobs.js"
 import { MemoryState, setEntry, undoAll } from "./MemoryState.js"
 
 /** The outbox's events, keyed by a zero-padded sequence number, so insertion order is append order. */
@@ -10,19 +11,28 @@ export const eventsOf = (state: Context.Tag.Service<MemoryState>): Map<string, D
 export const appendTo = (events: Map<string, DomainEvent.DomainEvent>, event: DomainEvent.DomainEvent): (() => void) =>
   setEntry(events, String(events.size).padStart(12, "0"), event)
 
-/** `Outbox` in memory: events in append order; `findById` scans them (memory is for tests and demos). */
-export const layer = Layer.effect(
-  Outbox.Outbox,
-  Effect.gen(function* () {
-    const state = yield* MemoryState
-    const events = eventsOf(state)
-    const add = (event: DomainEvent.DomainEvent) => appendTo(events, event)
-    return {
-      append: (event) => state.write(() => [undefined, add(event)]),
-      appendAll: (all) => state.write(() => [undefined, undoAll(all.map(add))]),
-      pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit)),
-      findById: (id) =>
-        Effect.sync(() => Option.fromNullable(Array.from(events.values()).find((event) => event.id === id)))
-    }
-  })
-)
+/**
+ * `Outbox` in memory: events in append order; `findById` scans them (memory is for tests and demos). Appending an
+ * event of a platform with a webhook endpoint enqueues its delivery job, in the caller's unit of work.
+ */
+export const layer: Layer.Layer<Outbox.Outbox, never, MemoryState | Jobs.Jobs | PlatformRepo.PlatformRepo> =
+  Layer.effect(
+    Outbox.Outbox,
+    Effect.gen(function* () {
+      const state = yield* MemoryState
+      const deliveries = Effect.provide(yield* Effect.context<Jobs.Jobs | PlatformRepo.PlatformRepo>())
+      const events = eventsOf(state)
+      const add = (event: DomainEvent.DomainEvent) => appendTo(events, event)
+      return {
+        append: (event) =>
+          state.write(() => [undefined, add(event)]).pipe(Effect.zipRight(deliveries(enqueueDeliveries([event])))),
+        appendAll: (all) =>
+          state
+            .write(() => [undefined, undoAll(all.map(add))])
+            .pipe(Effect.zipRight(deliveries(enqueueDeliveries(all)))),
+        pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit)),
+        findById: (id) =>
+          Effect.sync(() => Option.fromNullable(Array.from(events.values()).find((event) => event.id === id)))
+      }
+    })
+  )

@@ -1,5 +1,6 @@
 import { type Context, Effect, Layer } from "effect"
-import { Errors, Ledger, type Platform, RecordedEvent } from "@payrail/core"
+import { Errors, type Jobs, Ledger, type Platform, type PlatformRepo, RecordedEvent } from "@payrail/core"
+import { enqueueDeliveries } from "../events/MemoryDeliveryJobs.js"
 import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 import { appendTo, eventsOf } from "../kernel/MemoryOutbox.js"
 
@@ -64,9 +65,14 @@ const settled = (postingId: string) => Ledger.ReservationSettled.of(postingId)
  * log). Every account keeps running totals; `reconcile` recomputes them from the entries. Posting ids come from a
  * counter: `Posting:00000000-0000-4000-8000-<n>`.
  */
-export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, MemoryState> = Effect.map(
-  MemoryState,
-  (state) => {
+export const make: Effect.Effect<
+  Context.Tag.Service<Ledger.Ledger>,
+  never,
+  MemoryState | Jobs.Jobs | PlatformRepo.PlatformRepo
+> = Effect.flatMap(Effect.context<MemoryState | Jobs.Jobs | PlatformRepo.PlatformRepo>(), (context) =>
+  Effect.map(MemoryState, (state) => {
+    // A recorded event's delivery job, as the SQL adapters' outbox trigger enqueues it.
+    const deliveries = Effect.provide(context)
     const accounts = state.table<AccountRow>("ledgerAccounts")
     const postings = state.table<PostingRow>("ledgerPostings")
     const keys = state.table<Ledger.PostingId>("ledgerIdempotencyKeys")
@@ -267,7 +273,9 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
         ),
       post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid))),
       postRecording: (posting, recorded) =>
-        Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid, recorded))),
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => Effect.flatten(post(valid, recorded))).pipe(
+          Effect.tap((result) => (result.applied ? deliveries(enqueueDeliveries([recorded.event])) : Effect.void))
+        ),
       confirm: (platformId, postingId) => settle(platformId, postingId, "posted"),
       release: (platformId, postingId) => settle(platformId, postingId, "released"),
       balance: (platformId, accountId) => Effect.map(known(platformId, accountId), balanceOf),
@@ -283,7 +291,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, Memo
           return totals
         })
     })
-  }
+  })
 )
 
 const balanceOf = (row: AccountRow): Ledger.Balance => ({
@@ -295,4 +303,5 @@ const balanceOf = (row: AccountRow): Ledger.Balance => ({
 })
 
 /** Provides `Ledger` on the shared `MemoryState`. */
-export const layer: Layer.Layer<Ledger.Ledger, never, MemoryState> = Layer.effect(Ledger.Ledger, make)
+export const layer: Layer.Layer<Ledger.Ledger, never, MemoryState | Jobs.Jobs | PlatformRepo.PlatformRepo> =
+  Layer.effect(Ledger.Ledger, make)

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Webhook } from "standardwebhooks"
+import { Domain, Ids, JobWorker, Outbox, Platform, Platforms, type Storage, WebhookDeliveryJob } from "@payrail/core"
+import { WebHandler } from "@payrail/http"
+import { Sandbox } from "@payrail/sandbox"
+import { StorageMemory } from "@payrail/storage-memory"
+import { StoragePostgres } from "@payrail/storage-postgres"
+import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
+import { createTemporaryDatabase, type TemporaryDatabase } from "../TemporaryDatabase.js"
+
+const base = "/2025-10-13"
+const databaseUrl = process.env.DATABASE_URL
+
+// A receiver on loopback that verifies each delivery with `standardwebhooks` and keeps the payloads it accepted.
+const accepted: Array<{ readonly id: string; readonly type: string }> = []
+let refused = 0
+let secret = ""
+let receiver: Server
+let receiverUrl = ""
+
+const receive = (request: IncomingMessage, response: ServerResponse) => {
+  const chunks: Array<Buffer> = []
+  request.on("data", (chunk: Buffer) => chunks.push(chunk))
+  request.on("end", () => {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
+    ) as Record<string, string>
+    try {
+      const payload = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
+        id: string
+        type: string
+      }
+      accepted.push({ id: payload.id, type: payload.type })
+      response.writeHead(200).end()
+    } catch {
+      refused += 1
+      response.writeHead(401).end()
+    }
+  })
+}
+
+beforeAll(async () => {
+  receiver = createServer(receive)
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+})
+
+afterAll(async () => {
+  receiver.closeAllConnections()
+  await new Promise((resolve) => receiver.close(resolve))
+})
+
+const waitFor = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 20_000
+  while (!condition()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}: ${accepted.length} accepted, ${refused} refused`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+type Services = Domain.Services | Storage.Services | Ids.Ids
+
+const suite = (
+  name: string,
+  storage: () => Promise<{ layer: Layer.Layer<Storage.Services, unknown>; dispose: () => Promise<void> }>
+) =>
+  describe(`webhook delivery jobs on ${name}`, () => {
+    let runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
+    let web: ReturnType<typeof WebHandler.make>
+    let dispose = async () => {}
+
+    beforeAll(async () => {
+      const store = await storage()
+      dispose = store.dispose
+      const services = Domain.layer.pipe(
+        Layer.provide(NodeWebhookTransport.layer()),
+        Layer.provideMerge(store.layer),
+        Layer.provide(Sandbox.layer),
+        Layer.provideMerge(Ids.layer)
+      )
+      // The worker runs beside the API for as long as the runtime lives, as `payrail serve` runs it.
+      const worker = Layer.scopedDiscard(
+        Effect.forkScoped(
+          JobWorker.run([WebhookDeliveryJob.handler], {
+            concurrency: 8,
+            lease: Duration.seconds(30),
+            shutdownGrace: Duration.seconds(1)
+          })
+        )
+      )
+      runtime = ManagedRuntime.make(Layer.provideMerge(worker, services))
+      const context = await runtime.runPromise(Effect.context<Services>())
+      web = WebHandler.make({ services: Layer.succeedContext(context) })
+    })
+
+    afterAll(async () => {
+      await web.dispose()
+      await runtime.dispose()
+      await dispose()
+    })
+
+    it("delivers every event of a platform with an endpoint once, signed, without anyone calling attempt", async () => {
+      accepted.length = 0
+      refused = 0
+      const { platform, basic } = await runtime.runPromise(
+        Effect.gen(function* () {
+          const platforms = yield* Platforms.Platforms
+          const config = new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: receiverUrl })
+          const platform = yield* platforms.create({ name: "Receiving", environment: "SANDBOX", config })
+          const issued = yield* platforms.issueToken({
+            platformId: platform.id,
+            name: "jobs",
+            permissions: ["VIEW", "TRANSACT", "MANAGE"]
+          })
+          return { platform, basic: `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}` }
+        })
+      )
+      const post = (route: string, body: unknown) =>
+        web.handler(
+          new Request(`http://payrail.test${base}${route}`, {
+            method: "POST",
+            headers: { authorization: basic, "content-type": "application/json" },
+            body: JSON.stringify(body)
+          })
+        )
+      secret = ((await (await post("/webhooks/secret/rotate", {})).json()) as { webhookSecret: string }).webhookSecret
+
+      for (let index = 0; index < 10; index++) {
+        expect((await post("/customers", { customerType: "INDIVIDUAL", fullName: `Jobs ${index}` })).status).toBe(201)
+      }
+      const events = (await runtime.runPromise(Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(10_000))))
+        .filter((event) => event.platformId === platform.id)
+        .map((event) => event.id)
+      expect(events.length).toBeGreaterThanOrEqual(10)
+      await waitFor(() => accepted.length >= events.length, `${events.length} deliveries`)
+      // Each event exactly once (nothing else is failing, so at-least-once is exactly once), each verified.
+      expect(accepted.map((delivery) => delivery.id).sort()).toEqual([...events].sort())
+      expect(refused).toBe(0)
+
+      // A manual redelivery sends the event again.
+      const listed = (await (
+        await web.handler(
+          new Request(`http://payrail.test${base}/webhooks/deliveries?limit=1`, { headers: { authorization: basic } })
+        )
+      ).json()) as { data: Array<{ id: string; eventId: string; status: string }> }
+      const delivery = listed.data[0]
+      expect(delivery?.status).toBe("DELIVERED")
+      expect((await post(`/webhooks/deliveries/${delivery?.id}/redeliver`, {})).status).toBe(200)
+      await waitFor(() => accepted.length === events.length + 1, "the redelivery")
+      expect(accepted.at(-1)?.id).toBe(delivery?.eventId)
+    }, 60_000)
+  })
+
+suite("memory", async () => ({ layer: StorageMemory.layer, dispose: async () => {} }))
+suite("PGlite", async () => ({ layer: StoragePostgres.layerPglite(), dispose: async () => {} }))
+if (databaseUrl !== undefined) {
+  let database: TemporaryDatabase | undefined
+  suite("PostgreSQL", async () => {
+    database = await createTemporaryDatabase(databaseUrl, "webhook_jobs")
+    return {
+      layer: StoragePostgres.layerPostgres(Redacted.make(database.url)),
+      dispose: async () => database?.drop()
+    }
+  })
+}
