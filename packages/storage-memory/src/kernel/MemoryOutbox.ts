@@ -1,6 +1,6 @@
 import { type Context, Effect, Layer, Option } from "effect"
 import { type DomainEvent, type Jobs, Outbox, type PlatformRepo } from "@payrail/core"
-import { enqueueDeliveries } from "../events/MemoryDeliveryJobs.js"
+import { enqueueDeliveries } from "./MemoryDeliveryJobs.js"
 import { MemoryState, setEntry, undoAll } from "./MemoryState.js"
 
 /** The outbox's events, keyed by a zero-padded sequence number, so insertion order is append order. */

@@ -1,6 +1,6 @@
 import { type Context, Effect, Layer } from "effect"
 import { Errors, type Jobs, Ledger, type Platform, type PlatformRepo, RecordedEvent } from "@payrail/core"
-import { enqueueDeliveries } from "../events/MemoryDeliveryJobs.js"
+import { enqueueDeliveries } from "../kernel/MemoryDeliveryJobs.js"
 import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 import { appendTo, eventsOf } from "../kernel/MemoryOutbox.js"
 
