@@ -3,6 +3,7 @@ import type { AuthMethodRepo, ExternalAccountRepo, InternalAccountRepo } from ".
 import type { CustomerRepo } from "./customers/index.js"
 import type { Ledger } from "./ledger/index.js"
 import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
+import type { IdempotencyKeys } from "./kernel/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -17,3 +18,4 @@ export type Services =
   | AuthMethodRepo.AuthMethodRepo
   | ExternalAccountRepo.ExternalAccountRepo
   | RateLimiter.RateLimiter
+  | IdempotencyKeys.IdempotencyKeys

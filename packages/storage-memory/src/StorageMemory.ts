@@ -4,6 +4,7 @@ import * as MemoryAuthMethodRepo from "./accounts/MemoryAuthMethodRepo.js"
 import * as MemoryExternalAccountRepo from "./accounts/MemoryExternalAccountRepo.js"
 import * as MemoryInternalAccountRepo from "./accounts/MemoryInternalAccountRepo.js"
 import * as MemoryCustomerRepo from "./customers/MemoryCustomerRepo.js"
+import * as MemoryIdempotencyKeys from "./kernel/MemoryIdempotencyKeys.js"
 import * as MemoryOutbox from "./kernel/MemoryOutbox.js"
 import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
@@ -28,5 +29,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryAuthMethodRepo.layer,
   MemoryExternalAccountRepo.layer,
   MemoryCredentialChanges.layer,
-  MemoryRateLimiter.layer
+  MemoryRateLimiter.layer,
+  MemoryIdempotencyKeys.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

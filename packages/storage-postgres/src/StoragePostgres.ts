@@ -6,6 +6,7 @@ import * as PgAuthMethodRepo from "./accounts/PgAuthMethodRepo.js"
 import * as PgExternalAccountRepo from "./accounts/PgExternalAccountRepo.js"
 import * as PgInternalAccountRepo from "./accounts/PgInternalAccountRepo.js"
 import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
+import * as PgIdempotencyKeys from "./kernel/PgIdempotencyKeys.js"
 import * as PgOutbox from "./kernel/PgOutbox.js"
 import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
@@ -32,7 +33,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgInternalAccountRepo.layer,
   PgAuthMethodRepo.layer,
   PgExternalAccountRepo.layer,
-  PgRateLimiter.layer
+  PgRateLimiter.layer,
+  PgIdempotencyKeys.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

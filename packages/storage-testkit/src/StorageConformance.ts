@@ -4,6 +4,7 @@ import type { Storage } from "@payrail/core"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
+import * as IdempotencySuite from "./kernel/IdempotencySuite.js"
 import * as RateLimiterSuite from "./kernel/RateLimiterSuite.js"
 import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
 import * as LedgerSuite from "./ledger/LedgerSuite.js"
@@ -22,7 +23,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       ledger: LedgerSuite,
       "internal accounts": InternalAccountSuite,
       "external accounts": ExternalAccountSuite,
-      "rate limiter": RateLimiterSuite
+      "rate limiter": RateLimiterSuite,
+      "idempotency keys": IdempotencySuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

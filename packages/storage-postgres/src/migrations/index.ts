@@ -14,6 +14,7 @@ import customerCounts from "./0010_customer_counts.js"
 import credentialChanges from "./0011_credential_changes.js"
 import rateLimits from "./0012_rate_limits.js"
 import ledgerBalanceBounds from "./0013_ledger_balance_bounds.js"
+import idempotencyKeys from "./0017_idempotency_keys.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -37,5 +38,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0010_customer_counts": customerCounts,
   "0011_credential_changes": credentialChanges,
   "0012_rate_limits": rateLimits,
-  "0013_ledger_balance_bounds": ledgerBalanceBounds
+  "0013_ledger_balance_bounds": ledgerBalanceBounds,
+  "0017_idempotency_keys": idempotencyKeys
 }
