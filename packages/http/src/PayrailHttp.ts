@@ -4,6 +4,7 @@ import type {
   Authentication,
   Customers,
   ExternalAccounts,
+  IdempotencyKeys,
   InternalAccounts,
   SandboxFunding,
   UnitOfWork
@@ -12,6 +13,7 @@ import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { Idempotency } from "./kernel/index.js"
 import { AuthenticationLive } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
@@ -22,6 +24,7 @@ export type Services =
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
   | UnitOfWork.UnitOfWork
+  | IdempotencyKeys.IdempotencyKeys
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -46,6 +49,8 @@ export const layer = Layer.mergeAll(
   DocsPage.layer,
   ErrorMapping.layer
 ).pipe(
+  // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
+  Layer.provide(Idempotency.layer),
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
   Layer.provide(
     Layer.mergeAll(
@@ -55,6 +60,6 @@ export const layer = Layer.mergeAll(
       SystemHandlers.layer
     )
   ),
-  Layer.provide(AuthenticationLive.layer),
+  Layer.provide(Idempotency.afterAuthentication(AuthenticationLive.layer)),
   Layer.provide(routerConfig)
 )

@@ -5,6 +5,9 @@ import { Timestamp } from "./Timestamp.js"
 /** The most characters an `Idempotency-Key` may have. */
 export const maxKeyLength = 255
 
+/** Printable ASCII, space allowed inside but not at either end. */
+export const keyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/
+
 /**
  * An `Idempotency-Key`: 1 to 255 printable ASCII characters (space allowed inside, not at either end, since HTTP
  * trims it), so a key is never empty, never carries a control character and reads the same in every header parser.
@@ -12,7 +15,7 @@ export const maxKeyLength = 255
 export const IdempotencyKey = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
   Schema.maxLength(maxKeyLength, { message: () => `must be at most ${maxKeyLength} characters` }),
-  Schema.pattern(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, {
+  Schema.pattern(keyPattern, {
     message: () => "must be printable ASCII characters without leading or trailing spaces"
   })
 ).annotations({ identifier: "IdempotencyKey", description: "1 to 255 printable ASCII characters" })
