@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { DateTime, Duration, Effect, Either, Option, Ref, TestClock, TestContext } from "effect"
-import { IdempotencyKeys, IdempotencyRecord, type Platform, UnitOfWork } from "@payrail/core"
+import { IdempotencyKeys, IdempotencyPurge, IdempotencyRecord, type Platform, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
@@ -151,6 +151,25 @@ export const register = (it: Methods) => {
       expect(yield* keys.find(old)).toEqual(Option.none())
       expect(Option.map(yield* keys.find(young), (record) => record.response.body)).toEqual(Option.some("young"))
       expect(yield* claimAndComplete(old, second, response("again"))).toEqual({ _tag: "Claimed" })
+    }).pipe(Effect.provide(TestContext.TestContext))
+  )
+
+  it.effect("keeps every key for 24 hours: the purge job's function deletes only keys claimed longer ago", () =>
+    Effect.gen(function* () {
+      const keys = yield* IdempotencyKeys.IdempotencyKeys
+      const platform = yield* Fixtures.insertPlatform
+      const day = scopeOf(platform, "a day old")
+      const hours = scopeOf(platform, "23 hours old")
+      yield* claimAndComplete(day, first, response("day"))
+      yield* TestClock.adjust("1 hour")
+      yield* claimAndComplete(hours, first, response("hours"))
+      yield* TestClock.adjust("23 hours")
+      yield* IdempotencyPurge.purge
+      expect(Option.isSome(yield* keys.find(day))).toBe(true)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* IdempotencyPurge.purge).toBeGreaterThanOrEqual(1)
+      expect(yield* keys.find(day)).toEqual(Option.none())
+      expect(Option.isSome(yield* keys.find(hours))).toBe(true)
     }).pipe(Effect.provide(TestContext.TestContext))
   )
 }
