@@ -26,10 +26,11 @@ const responseOf = (row: KeyRow): Option.Option<IdempotencyRecord.StoredResponse
     : Option.some({ status: row.status, contentType: row.content_type, body: row.body })
 
 /**
- * `IdempotencyKeys` on the `idempotency_keys` table (migration 0017). A claim first takes a transaction-scoped
+ * `IdempotencyKeys` on the `idempotency_keys` table (migration 0017). A claim takes a transaction-scoped
  * advisory lock on the key without waiting (`pg_try_advisory_xact_lock`): when another unit of work holds it, that
  * request is in progress and the claim fails at once, rather than queueing behind its uncommitted row. Holding the
- * lock, `INSERT … ON CONFLICT DO NOTHING` either claims the key or finds the committed row of an earlier request.
+ * lock, the same statement's `INSERT … ON CONFLICT DO NOTHING` claims the key; when the key has a committed row
+ * already, a second statement reads it (a replay or a reused key).
  * The lock and the row are released by the unit of work's commit or rollback, so call it inside one.
  */
 export const make: Effect.Effect<
@@ -37,22 +38,20 @@ export const make: Effect.Effect<
   never,
   SqlClient.SqlClient
 > = Effect.map(SqlClient.SqlClient, (sql) => {
-  // The lock's 64-bit key: a hash of the scope (a platform id holds no space). A collision of two keys only makes
-  // one of two simultaneous requests answer "in progress".
-  const tryLock = SqlSchema.single({
-    Request: Scope,
-    Result: Schema.Struct({ locked: Schema.Boolean }),
-    execute: ({ key, platformId }) =>
-      sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${platformId} || ' ' || ${key}, 0)) AS locked`
-  })
-
-  const insert = SqlSchema.findOne({
+  // One statement for a first request: take the key's transaction-scoped advisory lock without waiting and, only
+  // when it was free, insert the claim. The lock's 64-bit key is a hash of the scope (a platform id holds no
+  // space); a collision of two keys only makes one of two simultaneous requests answer "in progress".
+  const lockAndInsert = SqlSchema.single({
     Request: Schema.Struct({ ...Scope.fields, fingerprint: Schema.String, createdAt: Schema.String }),
-    Result: Schema.Struct({ key: Schema.String }),
+    Result: Schema.Struct({ locked: Schema.Boolean, inserted: Schema.Boolean }),
     execute: ({ createdAt, fingerprint, key, platformId }) =>
-      sql`INSERT INTO idempotency_keys (platform_id, key, fingerprint, created_at)
-        VALUES (${platformId}, ${key}, ${fingerprint}, ${createdAt}::timestamptz)
-        ON CONFLICT (platform_id, key) DO NOTHING RETURNING key`
+      sql`WITH lock AS (
+          SELECT pg_try_advisory_xact_lock(hashtextextended(${platformId} || ' ' || ${key}, 0)) AS locked
+        ), claimed AS (
+          INSERT INTO idempotency_keys (platform_id, key, fingerprint, created_at)
+          SELECT ${platformId}, ${key}, ${fingerprint}, ${createdAt}::timestamptz FROM lock WHERE locked
+          ON CONFLICT (platform_id, key) DO NOTHING RETURNING 1
+        ) SELECT locked, EXISTS (SELECT 1 FROM claimed) AS inserted FROM lock`
   })
 
   const select = SqlSchema.findOne({
@@ -86,11 +85,10 @@ export const make: Effect.Effect<
     IdempotencyErrors.IdempotencyKeyInProgress | IdempotencyErrors.IdempotencyKeyReused | Errors.StoreFailure
   > =>
     Effect.gen(function* () {
-      const { locked } = yield* tryLock(scope)
-      if (!locked) return yield* IdempotencyErrors.IdempotencyKeyInProgress.of()
       const createdAt = DateTime.formatIso(yield* DateTime.now)
-      const inserted = yield* insert({ ...scope, fingerprint, createdAt })
-      if (Option.isSome(inserted)) return claimed
+      const { inserted, locked } = yield* lockAndInsert({ ...scope, fingerprint, createdAt })
+      if (!locked) return yield* IdempotencyErrors.IdempotencyKeyInProgress.of()
+      if (inserted) return claimed
       const found = yield* select(scope)
       // A row without a response was claimed and committed without completing, or purged just now: let the
       // client retry.
