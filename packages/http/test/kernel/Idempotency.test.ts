@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Effect, Layer, Option, Ref } from "effect"
 import { Errors, IdempotencyKeys, IdempotencyRecord, type Storage } from "@payrail/core"
 import { adapters } from "../support/Adapters.js"
@@ -279,5 +279,36 @@ describe("Idempotency-Key in the OpenAPI document", () => {
       }
     }
     expect(checked).toBeGreaterThan(10)
+  })
+})
+
+describe("Idempotency-Key replays and the error mapping", () => {
+  let api: Harness
+
+  beforeAll(async () => {
+    api = await makeHarness()
+  })
+  afterAll(() => api.dispose())
+
+  it("answers a replay without logging a failure: it never reaches the error mapping as one", async () => {
+    const logged: Array<unknown> = []
+    const log = vi.spyOn(console, "log").mockImplementation((...args) => void logged.push(...args))
+    const error = vi.spyOn(console, "error").mockImplementation((...args) => void logged.push(...args))
+    try {
+      const key = fresh()
+      const request = () =>
+        api.request(`${base}/customers`, {
+          method: "POST",
+          body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Kim Lee" }),
+          headers: { "idempotency-key": key }
+        })
+      expect((await request()).status).toBe(201)
+      const replay = await request()
+      expect(replay.headers.get("idempotent-replayed")).toBe("true")
+    } finally {
+      log.mockRestore()
+      error.mockRestore()
+    }
+    expect(logged.map(String).join("\n")).not.toMatch(/level=(ERROR|WARN)|unhandled failure/)
   })
 })
