@@ -4,6 +4,7 @@ import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
+import { IdempotencyHeader } from "./kernel/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -63,6 +64,8 @@ export class PayrailApi extends HttpApi.make("payrail")
   .addError(RequestHeadersTooLargeBody)
   .addError(InternalErrorBody)
   .addError(StoreFailureBody)
+  .addError(IdempotencyHeader.IdempotencyKeyReusedBody)
+  .addError(IdempotencyHeader.IdempotencyKeyInProgressBody)
   // Relative to the document: the API is served beside `/openapi.json`, under whatever prefix it is mounted at.
   .annotate(OpenApi.Servers, [{ url: ".", description: "Where this document is served (the API's mount point)" }])
   .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
@@ -72,4 +75,4 @@ export class PayrailApi extends HttpApi.make("payrail")
     OpenApi.Description,
     "Payments platform API. Platform endpoints use HTTP Basic with an API token; every error is `{status, code, message, reason, details?}`."
   )
-  .annotate(OpenApi.Transform, withoutDecodeError) {}
+  .annotate(OpenApi.Transform, (spec) => withoutDecodeError(IdempotencyHeader.documentHeader(spec))) {}

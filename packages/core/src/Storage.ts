@@ -5,6 +5,7 @@ import type { Jobs } from "./events/index.js"
 import type { Ledger } from "./ledger/index.js"
 import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
 import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
+import type { IdempotencyKeys } from "./kernel/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -22,3 +23,4 @@ export type Services =
   | Jobs.Jobs
   | WebhookSecretRepo.WebhookSecretRepo
   | WebhookDeliveryRepo.WebhookDeliveryRepo
+  | IdempotencyKeys.IdempotencyKeys

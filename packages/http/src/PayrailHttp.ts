@@ -4,6 +4,7 @@ import type {
   Authentication,
   Customers,
   ExternalAccounts,
+  IdempotencyKeys,
   InternalAccounts,
   SandboxFunding,
   UnitOfWork,
@@ -16,6 +17,7 @@ import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/i
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { Idempotency } from "./kernel/index.js"
 import { AuthenticationLive } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
@@ -29,6 +31,7 @@ export type Services =
   | WebhookSecrets.WebhookSecrets
   | WebhookDeliveries.WebhookDeliveries
   | WebhookDispatch.WebhookDispatch
+  | IdempotencyKeys.IdempotencyKeys
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -53,6 +56,8 @@ export const layer = Layer.mergeAll(
   DocsPage.layer,
   ErrorMapping.layer
 ).pipe(
+  // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
+  Layer.provide(Idempotency.layer),
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
   Layer.provide(
     Layer.mergeAll(
@@ -63,6 +68,6 @@ export const layer = Layer.mergeAll(
       SystemHandlers.layer
     )
   ),
-  Layer.provide(AuthenticationLive.layer),
+  Layer.provide(Idempotency.afterAuthentication(AuthenticationLive.layer)),
   Layer.provide(routerConfig)
 )

@@ -7,6 +7,7 @@ import * as MemoryCustomerRepo from "./customers/MemoryCustomerRepo.js"
 import * as MemoryJobs from "./events/MemoryJobs.js"
 import * as MemoryWebhookDeliveryRepo from "./events/MemoryWebhookDeliveryRepo.js"
 import * as MemoryWebhookSecretRepo from "./events/MemoryWebhookSecretRepo.js"
+import * as MemoryIdempotencyKeys from "./kernel/MemoryIdempotencyKeys.js"
 import * as MemoryOutbox from "./kernel/MemoryOutbox.js"
 import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
@@ -36,5 +37,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryCredentialChanges.layer,
   MemoryRateLimiter.layer,
   MemoryWebhookSecretRepo.layer,
-  MemoryWebhookDeliveryRepo.layer
+  MemoryWebhookDeliveryRepo.layer,
+  MemoryIdempotencyKeys.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

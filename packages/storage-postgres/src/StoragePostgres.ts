@@ -9,6 +9,7 @@ import * as PgCustomerRepo from "./customers/PgCustomerRepo.js"
 import * as PgJobs from "./events/PgJobs.js"
 import * as PgWebhookDeliveryRepo from "./events/PgWebhookDeliveryRepo.js"
 import * as PgWebhookSecretRepo from "./events/PgWebhookSecretRepo.js"
+import * as PgIdempotencyKeys from "./kernel/PgIdempotencyKeys.js"
 import * as PgOutbox from "./kernel/PgOutbox.js"
 import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
@@ -38,7 +39,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgExternalAccountRepo.layer,
   PgRateLimiter.layer,
   PgWebhookSecretRepo.layer,
-  PgWebhookDeliveryRepo.layer
+  PgWebhookDeliveryRepo.layer,
+  PgIdempotencyKeys.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

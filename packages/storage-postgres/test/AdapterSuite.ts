@@ -72,7 +72,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger_balance_bounds",
             "jobs",
             "webhooks",
-            "webhook_delivery_jobs"
+            "webhook_delivery_jobs",
+            "idempotency_keys"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

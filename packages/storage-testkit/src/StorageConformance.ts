@@ -7,6 +7,7 @@ import * as CustomerSuite from "./customers/CustomerSuite.js"
 import * as JobsSuite from "./events/JobsSuite.js"
 import * as JobWorkerSuite from "./events/JobWorkerSuite.js"
 import * as WebhookDeliverySuite from "./events/WebhookDeliverySuite.js"
+import * as IdempotencySuite from "./kernel/IdempotencySuite.js"
 import * as RateLimiterSuite from "./kernel/RateLimiterSuite.js"
 import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
 import * as LedgerSuite from "./ledger/LedgerSuite.js"
@@ -28,7 +29,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "rate limiter": RateLimiterSuite,
       jobs: JobsSuite,
       "job worker": JobWorkerSuite,
-      webhooks: WebhookDeliverySuite
+      webhooks: WebhookDeliverySuite,
+      "idempotency keys": IdempotencySuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

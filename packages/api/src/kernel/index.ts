@@ -1,5 +1,6 @@
 export * as ErrorBody from "./ErrorBody.js"
 export * as FieldErrorReport from "./FieldErrorReport.js"
 export * as HttpErrors from "./HttpErrors.js"
+export * as IdempotencyHeader from "./IdempotencyHeader.js"
 export * as ListQuery from "./ListQuery.js"
 export * as SystemApi from "./SystemApi.js"

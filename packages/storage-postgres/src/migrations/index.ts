@@ -17,6 +17,7 @@ import ledgerBalanceBounds from "./0013_ledger_balance_bounds.js"
 import jobs from "./0014_jobs.js"
 import webhooks from "./0015_webhooks.js"
 import webhookDeliveryJobs from "./0016_webhook_delivery_jobs.js"
+import idempotencyKeys from "./0017_idempotency_keys.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -43,5 +44,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0013_ledger_balance_bounds": ledgerBalanceBounds,
   "0014_jobs": jobs,
   "0015_webhooks": webhooks,
-  "0016_webhook_delivery_jobs": webhookDeliveryJobs
+  "0016_webhook_delivery_jobs": webhookDeliveryJobs,
+  "0017_idempotency_keys": idempotencyKeys
 }
