@@ -3,6 +3,7 @@ import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
+import { ConfigApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -51,6 +52,8 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CustomersApi.CustomersApi)
   .add(InternalAccountsApi.InternalAccountsApi)
   .add(ExternalAccountsApi.ExternalAccountsApi)
+  .add(ConfigApi.ConfigApi)
+  .add(TokensApi.TokensApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
-import { Authentication, Platforms } from "./platforms/index.js"
+import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -11,6 +11,8 @@ export type Services =
   | InternalAccounts.InternalAccounts
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
+  | PlatformSettings.PlatformSettings
+  | ApiTokens.ApiTokens
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -21,10 +23,12 @@ export type Services =
 export const layer = Layer.mergeAll(
   Authentication.layer,
   Customers.layer,
-  Platforms.layer,
   ExternalAccounts.layer,
-  SandboxFunding.layer
+  SandboxFunding.layer,
+  PlatformSettings.layer,
+  ApiTokens.layer
 ).pipe(
+  Layer.provideMerge(Platforms.layer),
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),
   Layer.provideMerge(InternalAccounts.layer)
 )

@@ -25,7 +25,9 @@ export {
 export {
   ApiTokenNotFound,
   PermissionDenied,
+  PermissionNotHeld,
   PlatformNotFound,
   SandboxOnly,
+  TokenNotFound,
   Unauthenticated
 } from "./platforms/PlatformErrors.js"

@@ -1,10 +1,12 @@
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
+  ApiTokens,
   Authentication,
   Customers,
   ExternalAccounts,
   InternalAccounts,
+  PlatformSettings,
   SandboxFunding,
   UnitOfWork
 } from "@payrail/core"
@@ -12,7 +14,7 @@ import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
-import { AuthenticationLive } from "./platforms/index.js"
+import { AuthenticationLive, ConfigHandlers, TokensHandlers } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -22,6 +24,8 @@ export type Services =
   | ExternalAccounts.ExternalAccounts
   | SandboxFunding.SandboxFunding
   | UnitOfWork.UnitOfWork
+  | PlatformSettings.PlatformSettings
+  | ApiTokens.ApiTokens
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -52,6 +56,8 @@ export const layer = Layer.mergeAll(
       CustomersHandlers.layer,
       InternalAccountsHandlers.layer,
       ExternalAccountsHandlers.layer,
+      ConfigHandlers.layer,
+      TokensHandlers.layer,
       SystemHandlers.layer
     )
   ),

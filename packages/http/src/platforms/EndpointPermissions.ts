@@ -31,7 +31,9 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     deleteForPlatform: "MANAGE",
     challengeForPlatform: "MANAGE",
     verifyForPlatform: "MANAGE"
-  }
+  },
+  config: { get: "VIEW", update: "MANAGE" },
+  tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" }
 }
 
 const byRoute = (() => {
