@@ -3,7 +3,9 @@ import { FieldFormat } from "@payrail/account-formats"
 import { Page, type StoreFailure } from "../kernel/index.js"
 import { type ApiToken, type ApiTokenId, Permission } from "./ApiToken.js"
 import { ApiTokenRepo } from "./ApiTokenRepo.js"
+import { CredentialChanges } from "./CredentialChanges.js"
 import type { Caller } from "./Caller.js"
+import { awaitSeen } from "./CredentialChangeSeen.js"
 import { PermissionNotHeld, type PlatformNotFound, TokenNotFound } from "./PlatformErrors.js"
 import { type IssuedToken, Platforms } from "./Platforms.js"
 
@@ -54,6 +56,7 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const tokens = yield* ApiTokenRepo
     const platforms = yield* Platforms
+    const changes = yield* CredentialChanges
     const found = (id: ApiTokenId) => (token: Option.Option<ApiToken>) =>
       Option.match(token, { onNone: () => Effect.fail(TokenNotFound.of(id)), onSome: Effect.succeed })
     return {
@@ -80,7 +83,11 @@ export const layer = Layer.effect(
       get: (caller, id) =>
         Effect.withSpan(Effect.flatMap(tokens.findById(caller.platform.id, id), found(id)), "ApiTokens.get"),
       delete: (caller, id) =>
-        Effect.withSpan(Effect.flatMap(tokens.deleteById(caller.platform.id, id), found(id)), "ApiTokens.delete")
+        awaitSeen(tokens.deleteById(caller.platform.id, id), Option.isSome).pipe(
+          Effect.flatMap(found(id)),
+          Effect.provideService(CredentialChanges, changes),
+          Effect.withSpan("ApiTokens.delete")
+        )
     }
   })
 )

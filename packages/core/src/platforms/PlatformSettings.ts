@@ -4,6 +4,8 @@ import { Platform, type PlatformId } from "./Platform.js"
 import * as PlatformConfigUpdate from "./PlatformConfigUpdate.js"
 import { PlatformNotFound } from "./PlatformErrors.js"
 import { PlatformRepo } from "./PlatformRepo.js"
+import { CredentialChanges } from "./CredentialChanges.js"
+import { awaitSeen } from "./CredentialChangeSeen.js"
 
 /** How many times an update is merged again after losing a race to a concurrent one before giving up. */
 export const maxAttempts = 100
@@ -33,6 +35,7 @@ export const layer = Layer.effect(
   PlatformSettings,
   Effect.gen(function* () {
     const platforms = yield* PlatformRepo
+    const changes = yield* CredentialChanges
     const get = (platformId: PlatformId) =>
       Effect.flatMap(platforms.findById(platformId), (found) =>
         Option.match(found, {
@@ -50,7 +53,9 @@ export const layer = Layer.effect(
           config: config.right,
           updatedAt: PlatformConfigUpdate.nextUpdatedAt(current.updatedAt, yield* DateTime.now)
         })
-        const written = yield* platforms.updateConfig(next, current.updatedAt)
+        const written = yield* awaitSeen(platforms.updateConfig(next, current.updatedAt), (done) => done).pipe(
+          Effect.provideService(CredentialChanges, changes)
+        )
         return written ? Option.some(next) : Option.none<Platform>()
       })
     return {
