@@ -5,6 +5,7 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
+import { ConfigApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -54,6 +55,8 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(InternalAccountsApi.InternalAccountsApi)
   .add(ExternalAccountsApi.ExternalAccountsApi)
   .add(WebhooksApi.WebhooksApi)
+  .add(ConfigApi.ConfigApi)
+  .add(TokensApi.TokensApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -1,8 +1,8 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
-import { Authentication, Platforms } from "./platforms/index.js"
 import { WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "./events/index.js"
+import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -15,6 +15,8 @@ export type Services =
   | WebhookSecrets.WebhookSecrets
   | WebhookDeliveries.WebhookDeliveries
   | WebhookDispatch.WebhookDispatch
+  | PlatformSettings.PlatformSettings
+  | ApiTokens.ApiTokens
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -27,13 +29,15 @@ export type Services =
 export const layer = Layer.mergeAll(
   Authentication.layer,
   Customers.layer,
-  Platforms.layer,
   ExternalAccounts.layer,
   SandboxFunding.layer,
   WebhookSecrets.layer,
   WebhookDeliveries.layer,
-  WebhookDispatch.layer
+  WebhookDispatch.layer,
+  PlatformSettings.layer,
+  ApiTokens.layer
 ).pipe(
+  Layer.provideMerge(Platforms.layer),
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),
   Layer.provideMerge(InternalAccounts.layer)
 )

@@ -26,7 +26,9 @@ export {
 export {
   ApiTokenNotFound,
   PermissionDenied,
+  PermissionNotHeld,
   PlatformNotFound,
   SandboxOnly,
+  TokenNotFound,
   Unauthenticated
 } from "./platforms/PlatformErrors.js"

@@ -1,11 +1,13 @@
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
+  ApiTokens,
   Authentication,
   Customers,
   ExternalAccounts,
   IdempotencyKeys,
   InternalAccounts,
+  PlatformSettings,
   SandboxFunding,
   UnitOfWork,
   WebhookDeliveries,
@@ -18,7 +20,7 @@ import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
 import { Idempotency } from "./kernel/index.js"
-import { AuthenticationLive } from "./platforms/index.js"
+import { AuthenticationLive, ConfigHandlers, TokensHandlers } from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -32,6 +34,8 @@ export type Services =
   | WebhookDeliveries.WebhookDeliveries
   | WebhookDispatch.WebhookDispatch
   | IdempotencyKeys.IdempotencyKeys
+  | PlatformSettings.PlatformSettings
+  | ApiTokens.ApiTokens
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -65,6 +69,8 @@ export const layer = Layer.mergeAll(
       InternalAccountsHandlers.layer,
       ExternalAccountsHandlers.layer,
       WebhooksHandlers.layer,
+      ConfigHandlers.layer,
+      TokensHandlers.layer,
       SystemHandlers.layer
     )
   ),

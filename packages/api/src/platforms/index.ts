@@ -1,1 +1,3 @@
 export * as Authentication from "./Authentication.js"
+export * as ConfigApi from "./ConfigApi.js"
+export * as TokensApi from "./TokensApi.js"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApiToken } from "./ApiToken.js"
+import type { ApiToken, ApiTokenId } from "./ApiToken.js"
 import type { Platform, PlatformId } from "./Platform.js"
 import type { StoreFailure } from "../kernel/index.js"
 
@@ -31,6 +31,19 @@ export class ApiTokenRepo extends Context.Tag("@payrail/core/ApiTokenRepo")<
      * several processes, the deletion is signalled through `CredentialChanges` to all of them when it commits.
      */
     readonly deleteByClientId: (clientId: string) => Effect.Effect<Option.Option<ApiToken>, StoreFailure.StoreFailure>
+    /** The token with this id, if it belongs to this platform. */
+    readonly findById: (
+      platformId: PlatformId,
+      id: ApiTokenId
+    ) => Effect.Effect<Option.Option<ApiToken>, StoreFailure.StoreFailure>
+    /**
+     * Deletes the token with this id if it belongs to this platform, and answers it; signalled through
+     * `CredentialChanges` like `deleteByClientId`.
+     */
+    readonly deleteById: (
+      platformId: PlatformId,
+      id: ApiTokenId
+    ) => Effect.Effect<Option.Option<ApiToken>, StoreFailure.StoreFailure>
     /** The platform's tokens, oldest first. */
     readonly listByPlatform: (
       platformId: PlatformId

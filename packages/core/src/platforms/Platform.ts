@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { CountryCode } from "@payrail/account-formats"
 import { Currency, PlatformId as KernelPlatformId } from "../kernel/index.js"
+import { PlatformConfig } from "./PlatformConfig.js"
 
 /** `Platform:<uuid>`: the API client that owns customers, accounts and tokens (the kernel's tenant id). */
 export const PlatformId = KernelPlatformId.PlatformId
@@ -10,27 +10,8 @@ export type PlatformId = KernelPlatformId.PlatformId
 export const Environment = Schema.Literal("SANDBOX", "PRODUCTION")
 export type Environment = typeof Environment.Type
 
-/** A currency the platform transacts in, with its per-transaction bounds in minor units. */
-export class SupportedCurrency extends Schema.Class<SupportedCurrency>("SupportedCurrency")({
-  currencyCode: Currency.CurrencyCode,
-  minAmount: Schema.Int.pipe(Schema.nonNegative()),
-  maxAmount: Schema.Int.pipe(Schema.nonNegative())
-}) {}
-
-/** How the platform is configured: what it supports and how verification behaves for its customers. */
-export class PlatformConfig extends Schema.Class<PlatformConfig>("PlatformConfig")({
-  supportedCurrencies: Schema.Array(SupportedCurrency),
-  isRegulatedFinancialInstitution: Schema.Boolean,
-  skipPaperwork: Schema.Boolean,
-  region: CountryCode.CountryCode,
-  umaDomain: Schema.String,
-  webhookEndpoint: Schema.optional(Schema.String),
-  /**
-   * The platform must apply counterparty rules (for example the EU travel rule) to crypto transfers, so new
-   * self-custody wallets need an `ownershipType` and first-party ones an ownership verification.
-   */
-  subjectToCounterpartyRules: Schema.optionalWith(Schema.Boolean, { default: () => false })
-}) {}
+/** The configuration schemas live in `PlatformConfig`; re-exported here for existing callers. */
+export { PlatformConfig, SupportedCurrency } from "./PlatformConfig.js"
 
 /** A platform record. */
 export class Platform extends Schema.Class<Platform>("Platform")({

@@ -63,3 +63,34 @@ export class SandboxOnly extends Schema.TaggedError<SandboxOnly>()("SandboxOnly"
     })
   }
 }
+
+/** No API token with this id on the caller's platform. Reference code `TOKEN_NOT_FOUND` (404). */
+export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNotFound", {
+  code: Schema.tag("TOKEN_NOT_FOUND"),
+  reason: Schema.String,
+  details: Schema.Struct({ tokenId: Schema.String })
+}) {
+  static of(tokenId: string): TokenNotFound {
+    return new TokenNotFound({ reason: "API token not found", details: { tokenId } })
+  }
+}
+
+/**
+ * A token tried to create a token with a permission it does not hold itself. Code `FORBIDDEN` (403), with the
+ * permissions it lacks in `details.permissions`.
+ */
+export class PermissionNotHeld extends Schema.TaggedError<PermissionNotHeld>()("PermissionNotHeld", {
+  code: Schema.tag("FORBIDDEN"),
+  reason: Schema.String,
+  details: Schema.Struct({
+    rule: Schema.Literal("permissions_must_be_held"),
+    permissions: Schema.Array(Schema.String)
+  })
+}) {
+  static of(permissions: ReadonlyArray<string>): PermissionNotHeld {
+    return new PermissionNotHeld({
+      reason: "A token can only grant permissions it holds itself",
+      details: { rule: "permissions_must_be_held", permissions }
+    })
+  }
+}

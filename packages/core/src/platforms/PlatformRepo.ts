@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Platform, PlatformId } from "./Platform.js"
 import type { StoreFailure } from "../kernel/index.js"
 
@@ -11,5 +11,15 @@ export class PlatformRepo extends Context.Tag("@payrail/core/PlatformRepo")<
     readonly findById: (id: PlatformId) => Effect.Effect<Option.Option<Platform>, StoreFailure.StoreFailure>
     /** All platforms, oldest first. Platforms are few; this is for operators, not for request paths. */
     readonly list: Effect.Effect<ReadonlyArray<Platform>, StoreFailure.StoreFailure>
+    /**
+     * Replaces the stored platform with `next` (same id) in one guarded step, only if the stored one still has
+     * `previousUpdatedAt`: answers false, changing nothing, when another change came first (or the platform is
+     * gone), so a caller that read, merged and wrote never loses a concurrent change. A change is signalled through
+     * `CredentialChanges` to every process sharing the store, since cached credentials hold the platform.
+     */
+    readonly updateConfig: (
+      next: Platform,
+      previousUpdatedAt: DateTime.Utc
+    ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
   }
 >() {}

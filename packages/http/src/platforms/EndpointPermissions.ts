@@ -38,7 +38,9 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     getDelivery: "VIEW",
     redeliver: "MANAGE",
     sendTest: "MANAGE"
-  }
+  },
+  config: { get: "VIEW", update: "MANAGE" },
+  tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" }
 }
 
 const byRoute = (() => {

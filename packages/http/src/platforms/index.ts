@@ -1,4 +1,6 @@
 export * as AuthenticationLive from "./AuthenticationLive.js"
+export * as ConfigHandlers from "./ConfigHandlers.js"
 export * as EndpointPermissions from "./EndpointPermissions.js"
 export * as SourceAddress from "./SourceAddress.js"
 export * as RateLimitedResponse from "./RateLimitedResponse.js"
+export * as TokensHandlers from "./TokensHandlers.js"

@@ -33,6 +33,19 @@ export const layer: Layer.Layer<ApiTokenRepo.ApiTokenRepo, never, MemoryState | 
           version.bump()
           return [Option.some(token), removeEntry(tokens, clientId)]
         }),
+      findById: (platformId, id) =>
+        Effect.sync(() =>
+          Option.fromNullable(
+            Array.from(tokens.values()).find((token) => token.id === id && token.platformId === platformId)
+          )
+        ),
+      deleteById: (platformId, id) =>
+        state.write(() => {
+          const token = Array.from(tokens.values()).find((each) => each.id === id && each.platformId === platformId)
+          if (token === undefined) return [Option.none(), () => {}]
+          version.bump()
+          return [Option.some(token), removeEntry(tokens, token.clientId)]
+        }),
       listByPlatform: (platformId) =>
         Effect.sync(() => Array.from(tokens.values()).filter((token) => token.platformId === platformId))
     }

@@ -59,7 +59,8 @@ describe("Authentication", () => {
       const noPlatformLookups = PlatformRepo.PlatformRepo.of({
         insert: () => Effect.dieMessage("insert"),
         findById: () => Effect.dieMessage("findById"),
-        list: Effect.dieMessage("list")
+        list: Effect.dieMessage("list"),
+        updateConfig: () => Effect.dieMessage("updateConfig")
       })
       const authentication = yield* Authentication.Authentication.pipe(
         Effect.provide(

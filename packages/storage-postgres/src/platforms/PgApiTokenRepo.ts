@@ -59,6 +59,21 @@ export const make: Effect.Effect<
     execute: (clientId) => sql`DELETE FROM api_tokens WHERE client_id = ${clientId} RETURNING record`
   })
 
+  const TokenKey = Schema.Struct({ platformId: Platform.PlatformId, id: ApiToken.ApiTokenId })
+
+  const findById = SqlSchema.findOne({
+    Request: TokenKey,
+    Result: record(ApiToken.ApiToken),
+    execute: ({ id, platformId }) => sql`SELECT record FROM api_tokens WHERE id = ${id} AND platform_id = ${platformId}`
+  })
+
+  const deleteById = SqlSchema.findOne({
+    Request: TokenKey,
+    Result: record(ApiToken.ApiToken),
+    execute: ({ id, platformId }) =>
+      sql`DELETE FROM api_tokens WHERE id = ${id} AND platform_id = ${platformId} RETURNING record`
+  })
+
   const listByPlatform = SqlSchema.findAll({
     Request: Platform.PlatformId,
     Result: record(ApiToken.ApiToken),
@@ -80,6 +95,10 @@ export const make: Effect.Effect<
       storable(clientId)
         ? deleteByClientId(clientId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.deleteByClientId")))
         : Effect.succeedNone,
+    findById: (platformId, id) =>
+      findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.findById"))),
+    deleteById: (platformId, id) =>
+      deleteById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.deleteById"))),
     listByPlatform: (platformId) =>
       listByPlatform(platformId).pipe(Effect.mapError(Errors.StoreFailure.wrap("api_tokens.listByPlatform")))
   })

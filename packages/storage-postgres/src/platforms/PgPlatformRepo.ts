@@ -8,7 +8,8 @@ import { record } from "../internal/rows.js"
 /**
  * `PlatformRepo` on the `platforms` table. A platform is stored in its encoded form and decoded with the core
  * schema on every read, so a row that no longer matches the schema fails as a `StoreFailure` instead of leaking
- * a malformed record. Inserting an id that exists fails with `StoreFailure`.
+ * a malformed record. Inserting an id that exists fails with `StoreFailure`. `updateConfig` is one guarded
+ * `UPDATE`; the `platforms_changed` trigger (migration 0011) signals it to every listening server when it commits.
  */
 export const make: Effect.Effect<
   Context.Tag.Service<PlatformRepo.PlatformRepo>,
@@ -37,10 +38,28 @@ export const make: Effect.Effect<
     execute: () => sql`SELECT record FROM platforms ORDER BY created_at, id`
   })
 
+  // The guard compares the stored record's `updatedAt` as text: both sides are the schema's ISO encoding.
+  const updateConfig = SqlSchema.findAll({
+    Request: Schema.Struct({ next: Platform.Platform, previousUpdatedAt: Schema.DateTimeUtc }),
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: ({ next, previousUpdatedAt }) =>
+      Effect.flatMap(
+        jsonText(next),
+        (json) => sql`UPDATE platforms SET record = ${json}::jsonb
+          WHERE id = ${next.id} AND record->>'updatedAt' = ${previousUpdatedAt}
+          RETURNING id`
+      )
+  })
+
   return PlatformRepo.PlatformRepo.of({
     insert: (platform) => insert(platform).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.insert"))),
     findById: (id) => findById(id).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.findById"))),
-    list: list(undefined).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.list")))
+    list: list(undefined).pipe(Effect.mapError(Errors.StoreFailure.wrap("platforms.list"))),
+    updateConfig: (next, previousUpdatedAt) =>
+      updateConfig({ next, previousUpdatedAt }).pipe(
+        Effect.map((rows) => rows.length === 1),
+        Effect.mapError(Errors.StoreFailure.wrap("platforms.updateConfig"))
+      )
   })
 })
 

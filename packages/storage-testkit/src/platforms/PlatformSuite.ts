@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Duration, Effect, Option, Schedule, TestServices } from "effect"
-import { ApiTokenRepo, CredentialChanges, PlatformRepo } from "@payrail/core"
+import { DateTime, Duration, Effect, Option, Schedule, TestServices } from "effect"
+import { ApiTokenRepo, CredentialChanges, Platform, PlatformRepo } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
@@ -108,6 +108,59 @@ export const register = (it: Methods) => {
       expect(yield* repo.deleteByClientId(token.clientId)).toEqual(Option.none())
       expect(yield* repo.deleteByClientId("pk_\u0000")).toEqual(Option.none())
       expect(yield* repo.listByPlatform(platform.id)).toEqual([kept])
+      if (Option.isSome(before)) {
+        const after = yield* versionWhen((version) => Option.isNone(version) || version.value !== before.value)
+        expect(after).not.toEqual(before)
+      }
+    })
+  )
+
+  it.effect("replaces a platform only while it is unchanged since the given updatedAt, and signals it", () =>
+    Effect.gen(function* () {
+      const repo = yield* PlatformRepo.PlatformRepo
+      const platform = yield* Fixtures.insertPlatform
+      const before = yield* versionWhen(Option.isSome).pipe(Effect.orElseSucceed(() => Option.none<number>()))
+      const next = new Platform.Platform({
+        ...platform,
+        config: new Platform.PlatformConfig({
+          ...platform.config,
+          subjectToCounterpartyRules: true,
+          umaDomain: "a.example.com"
+        }),
+        updatedAt: DateTime.add(platform.updatedAt, { millis: 1 })
+      })
+      expect(yield* repo.updateConfig(next, platform.updatedAt)).toBe(true)
+      expect(yield* repo.findById(platform.id)).toEqual(Option.some(next))
+      // A writer that read the platform before `next` loses: nothing changes.
+      const stale = new Platform.Platform({
+        ...next,
+        name: "stale",
+        updatedAt: DateTime.add(platform.updatedAt, { millis: 2 })
+      })
+      expect(yield* repo.updateConfig(stale, platform.updatedAt)).toBe(false)
+      expect(yield* repo.findById(platform.id)).toEqual(Option.some(next))
+      expect(yield* repo.updateConfig(Fixtures.platform(), platform.updatedAt)).toBe(false)
+      if (Option.isSome(before)) {
+        const after = yield* versionWhen((version) => Option.isNone(version) || version.value !== before.value)
+        expect(after).not.toEqual(before)
+      }
+    })
+  )
+
+  it.effect("finds and deletes a token by id only within its platform, and signals the deletion", () =>
+    Effect.gen(function* () {
+      const repo = yield* ApiTokenRepo.ApiTokenRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const token = Fixtures.apiToken(platform.id)
+      yield* repo.insert(token)
+      expect(yield* repo.findById(platform.id, token.id)).toEqual(Option.some(token))
+      expect(yield* repo.findById(other.id, token.id)).toEqual(Option.none())
+      expect(yield* repo.deleteById(other.id, token.id)).toEqual(Option.none())
+      const before = yield* versionWhen(Option.isSome).pipe(Effect.orElseSucceed(() => Option.none<number>()))
+      expect(yield* repo.deleteById(platform.id, token.id)).toEqual(Option.some(token))
+      expect(yield* repo.findWithPlatform(token.clientId)).toEqual(Option.none())
+      expect(yield* repo.deleteById(platform.id, token.id)).toEqual(Option.none())
       if (Option.isSome(before)) {
         const after = yield* versionWhen((version) => Option.isNone(version) || version.value !== before.value)
         expect(after).not.toEqual(before)
