@@ -1,5 +1,12 @@
 import { Duration, Effect, Layer } from "effect"
-import { type Domain, type JobHandler, JobWorker, type Storage, WebhookDeliveryJob } from "@payrail/core"
+import {
+  type Domain,
+  IdempotencyPurgeJob,
+  type JobHandler,
+  JobWorker,
+  type Storage,
+  WebhookDeliveryJob
+} from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
 
 /** What a job handler run by the server may use: the domain and the store. */
@@ -10,7 +17,10 @@ export type HandlerServices = Domain.Services | Storage.Services
  * each, so that `payrail serve` runs them; a job of a kind missing from the list is buried as DEAD with an error
  * naming its kind.
  */
-export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [WebhookDeliveryJob.handler]
+export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
+  WebhookDeliveryJob.handler,
+  IdempotencyPurgeJob.handler
+]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */
 export const options = (settings: ServerConfig): JobWorker.Options => ({
@@ -20,7 +30,8 @@ export const options = (settings: ServerConfig): JobWorker.Options => ({
 })
 
 /**
- * Runs `JobWorker` over `all` (by default `handlers`) for as long as the layer lives. Releasing the layer (SIGTERM)
+ * Runs `JobWorker` over `all` (by default `handlers`) for as long as the layer lives, having scheduled the hourly
+ * idempotency purge when `all` runs it. Releasing the layer (SIGTERM)
  * stops claiming at once, lets running handlers finish within `PAYRAIL_SHUTDOWN_TIMEOUT_SECONDS`, and releases the
  * jobs of those still running, so that another instance runs them.
  */
@@ -30,6 +41,14 @@ export const layer = (
 ): Layer.Layer<never, never, HandlerServices> =>
   Layer.scopedDiscard(
     Effect.logDebug(`running jobs of ${all.length} kind(s)`).pipe(
+      // The periodic jobs this worker runs are scheduled (once across instances) before it starts.
+      Effect.zipRight(
+        all.some((handler) => handler.kind === IdempotencyPurgeJob.kind)
+          ? Effect.catchAll(IdempotencyPurgeJob.schedule, (failure) =>
+              Effect.logWarning("could not schedule the idempotency purge", failure.operation)
+            )
+          : Effect.void
+      ),
       Effect.zipRight(Effect.forkScoped(JobWorker.run(all, options(settings))))
     )
   )

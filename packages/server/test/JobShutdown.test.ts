@@ -62,7 +62,7 @@ const jobRows = (url: string) =>
     Effect.flatMap(
       PgClient.PgClient,
       (sql) =>
-        sql<Row>`SELECT (payload->>'millis')::int AS millis, status, attempts FROM jobs ORDER BY (payload->>'millis')::int`
+        sql<Row>`SELECT (payload->>'millis')::int AS millis, status, attempts FROM jobs WHERE kind = 'test.sleep' ORDER BY (payload->>'millis')::int`
     ).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url) })), Effect.scoped)
   )
 
