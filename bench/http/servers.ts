@@ -170,6 +170,8 @@ export const startReference = async (options: {
   readonly root?: string
   readonly runtime?: Runtime
   readonly dataDir?: string
+  /** More environment for the server (for example `PAYRAIL_JOB_CONCURRENCY`). */
+  readonly env?: Readonly<Record<string, string>>
 }): Promise<ReferenceServer> => {
   const dataDir = options.dataDir ?? (await temporaryDataDir(options.storage))
   const port = await freePort()
@@ -182,7 +184,8 @@ export const startReference = async (options: {
     PAYRAIL_TOKEN_REQUESTS_PER_SECOND: "0",
     PAYRAIL_STORAGE: options.storage,
     PAYRAIL_DATA_DIR: dataDir,
-    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl })
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...options.env
   })
   const runtime = options.runtime ?? "compiled"
   const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${runtime === "tsx" ? " through tsx" : ""}${options.root === undefined ? "" : ` (${options.root})`}`
