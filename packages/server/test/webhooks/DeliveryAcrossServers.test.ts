@@ -1,15 +1,13 @@
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
-import { Webhook } from "standardwebhooks"
 import { afterAll, describe, expect, it } from "vitest"
 import { mapConcurrently } from "../RawClient.js"
 import { type RunningServer, startServer } from "../ServerProcess.js"
 import { createTemporaryDatabase } from "../TemporaryDatabase.js"
+import { startVerifyingReceiver } from "./VerifyingReceiver.js"
 
 const api = "/2025-10-13"
 const databaseUrl = process.env.DATABASE_URL
@@ -17,39 +15,6 @@ const cleanups: Array<() => Promise<unknown>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
-
-/** A receiver verifying with `standardwebhooks`, counting deliveries per webhook id, answering after `delayMs`. */
-const startReceiver = async (secret: string, delayMs: number) => {
-  const counts = new Map<string, number>()
-  let refused = 0
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
-      ) as Record<string, string>
-      try {
-        const { id } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as { id: string }
-        counts.set(id, (counts.get(id) ?? 0) + 1)
-        setTimeout(() => response.writeHead(200).end(), delayMs)
-      } catch {
-        refused += 1
-        response.writeHead(401).end()
-      }
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  cleanups.push(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    counts,
-    refused: () => refused
-  }
-}
 
 const eventIdsOf = (url: string, platformId: string) =>
   Effect.runPromise(
@@ -104,7 +69,19 @@ describe.skipIf(databaseUrl === undefined)("webhook delivery across server insta
     const platformId = /Sandbox platform\s+(\S+)/.exec(first.output())?.[1] ?? ""
     const secret = /webhook secret\s+(whsec_\S+)/.exec(first.output())?.[1] ?? ""
     expect(secret).not.toBe("")
-    const receiver = await startReceiver(secret, 5)
+    const receiver = await startVerifyingReceiver({ delayMs: 5 })
+    cleanups.push(receiver.close)
+    receiver.trust(secret)
+    // Deliveries per webhook id so far; whether every one of `ids` has arrived.
+    const counts = () => {
+      const byId = new Map<string, number>()
+      for (const id of receiver.accepted) byId.set(id, (byId.get(id) ?? 0) + 1)
+      return byId
+    }
+    const arrived = (ids: ReadonlyArray<string>) => {
+      const byId = counts()
+      return ids.every((id) => byId.has(id))
+    }
     const patched = await fetch(`${first.baseUrl}${api}/config`, {
       method: "PATCH",
       headers: { authorization: first.auth, "content-type": "application/json" },
@@ -118,23 +95,25 @@ describe.skipIf(databaseUrl === undefined)("webhook delivery across server insta
     expect(new Set(await createCustomers([first, second], 500, "Normal"))).toEqual(new Set([201]))
     const events = await eventIdsOf(database.url, platformId)
     expect(events.length).toBe(1_000)
-    await waitUntil(() => events.every((id) => receiver.counts.has(id)), "1,000 deliveries")
+    await waitUntil(() => arrived(events), "1,000 deliveries")
     // In normal operation, each exactly once.
-    expect(events.filter((id) => receiver.counts.get(id) !== 1)).toEqual([])
+    const once = counts()
+    expect(events.filter((id) => once.get(id) !== 1)).toEqual([])
     expect(receiver.refused()).toBe(0)
 
     // Another 1,000 events; the first server is killed while deliveries are in flight.
     const creating = createCustomers([second], 500, "Crash")
-    await waitUntil(() => receiver.counts.size >= 1_100, "the second batch to start arriving")
+    await waitUntil(() => counts().size >= 1_100, "the second batch to start arriving")
     first.kill()
-    const deliveredAtKill = receiver.counts.size
+    const deliveredAtKill = counts().size
     expect(new Set(await creating)).toEqual(new Set([201]))
     const all = await eventIdsOf(database.url, platformId)
     expect(all.length).toBe(2_000)
     // The kill came while the second batch was still being delivered.
     expect(deliveredAtKill).toBeLessThan(2_000)
-    await waitUntil(() => all.every((id) => receiver.counts.has(id)), "every event after the kill")
-    const redelivered = all.filter((id) => (receiver.counts.get(id) ?? 0) > 1).length
+    await waitUntil(() => arrived(all), "every event after the kill")
+    const final = counts()
+    const redelivered = all.filter((id) => (final.get(id) ?? 0) > 1).length
     console.info(`killed at ${deliveredAtKill} of 2,000 delivered; ${redelivered} delivered twice (at least once)`)
     expect(receiver.refused()).toBe(0)
     expect(await second.stop()).toBe(0)

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-import { Webhook } from "standardwebhooks"
 import { Domain, Ids, JobWorker, Outbox, Platform, Platforms, type Storage, WebhookDeliveryJob } from "@payrail/core"
 import { WebHandler } from "@payrail/http"
 import { Sandbox } from "@payrail/sandbox"
@@ -10,54 +7,18 @@ import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
 import { createTemporaryDatabase, type TemporaryDatabase } from "../TemporaryDatabase.js"
+import { startVerifyingReceiver, type VerifyingReceiver } from "./VerifyingReceiver.js"
 
 const base = "/2025-10-13"
 const databaseUrl = process.env.DATABASE_URL
 
-// A receiver on loopback that verifies each delivery with `standardwebhooks` and keeps the payloads it accepted.
-const accepted: Array<{ readonly id: string; readonly type: string }> = []
-let refused = 0
-let secret = ""
-let receiver: Server
-let receiverUrl = ""
-
-const receive = (request: IncomingMessage, response: ServerResponse) => {
-  const chunks: Array<Buffer> = []
-  request.on("data", (chunk: Buffer) => chunks.push(chunk))
-  request.on("end", () => {
-    const headers = Object.fromEntries(
-      Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
-    ) as Record<string, string>
-    try {
-      const payload = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
-        id: string
-        type: string
-      }
-      accepted.push({ id: payload.id, type: payload.type })
-      response.writeHead(200).end()
-    } catch {
-      refused += 1
-      response.writeHead(401).end()
-    }
-  })
-}
-
-beforeAll(async () => {
-  receiver = createServer(receive)
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-})
-
-afterAll(async () => {
-  receiver.closeAllConnections()
-  await new Promise((resolve) => receiver.close(resolve))
-})
-
-const waitFor = async (condition: () => boolean, what: string) => {
+const waitFor = async (receiver: VerifyingReceiver, condition: () => boolean, what: string) => {
   const deadline = Date.now() + 20_000
   while (!condition()) {
     if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${accepted.length} accepted, ${refused} refused`)
+      throw new Error(
+        `timed out waiting for ${what}: ${receiver.accepted.length} accepted, ${receiver.refused()} refused`
+      )
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
@@ -70,10 +31,12 @@ const suite = (
 ) =>
   describe(`webhook delivery jobs on ${name}`, () => {
     let runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
+    let receiver: VerifyingReceiver
     let web: ReturnType<typeof WebHandler.make>
     let dispose = async () => {}
 
     beforeAll(async () => {
+      receiver = await startVerifyingReceiver()
       const store = await storage()
       dispose = store.dispose
       const services = Domain.layer.pipe(
@@ -101,15 +64,14 @@ const suite = (
       await web.dispose()
       await runtime.dispose()
       await dispose()
+      await receiver.close()
     })
 
     it("delivers every event of a platform with an endpoint once, signed, without anyone calling attempt", async () => {
-      accepted.length = 0
-      refused = 0
       const { platform, basic } = await runtime.runPromise(
         Effect.gen(function* () {
           const platforms = yield* Platforms.Platforms
-          const config = new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: receiverUrl })
+          const config = new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: receiver.url })
           const platform = yield* platforms.create({ name: "Receiving", environment: "SANDBOX", config })
           const issued = yield* platforms.issueToken({
             platformId: platform.id,
@@ -127,7 +89,9 @@ const suite = (
             body: JSON.stringify(body)
           })
         )
-      secret = ((await (await post("/webhooks/secret/rotate", {})).json()) as { webhookSecret: string }).webhookSecret
+      receiver.trust(
+        ((await (await post("/webhooks/secret/rotate", {})).json()) as { webhookSecret: string }).webhookSecret
+      )
 
       for (let index = 0; index < 10; index++) {
         expect((await post("/customers", { customerType: "INDIVIDUAL", fullName: `Jobs ${index}` })).status).toBe(201)
@@ -136,10 +100,10 @@ const suite = (
         .filter((event) => event.platformId === platform.id)
         .map((event) => event.id)
       expect(events.length).toBeGreaterThanOrEqual(10)
-      await waitFor(() => accepted.length >= events.length, `${events.length} deliveries`)
+      await waitFor(receiver, () => receiver.accepted.length >= events.length, `${events.length} deliveries`)
       // Each event exactly once (nothing else is failing, so at-least-once is exactly once), each verified.
-      expect(accepted.map((delivery) => delivery.id).sort()).toEqual([...events].sort())
-      expect(refused).toBe(0)
+      expect([...receiver.accepted].sort()).toEqual([...events].sort())
+      expect(receiver.refused()).toBe(0)
 
       // The log shows each delivery DELIVERED after one attempt (its row is settled just after the receiver answers).
       type Listed = { data: Array<{ id: string; eventId: string; status: string; attempts: number }> }
@@ -164,8 +128,8 @@ const suite = (
       // A manual redelivery sends the event again.
       const delivery = listed.data[0]
       expect((await post(`/webhooks/deliveries/${delivery?.id}/redeliver`, {})).status).toBe(200)
-      await waitFor(() => accepted.length === events.length + 1, "the redelivery")
-      expect(accepted.at(-1)?.id).toBe(delivery?.eventId)
+      await waitFor(receiver, () => receiver.accepted.length === events.length + 1, "the redelivery")
+      expect(receiver.accepted.at(-1)).toBe(delivery?.eventId)
     }, 60_000)
   })
 
