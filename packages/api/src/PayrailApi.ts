@@ -5,7 +5,7 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
-import { ConfigApi, TokensApi } from "./platforms/index.js"
+import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -57,6 +57,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(WebhooksApi.WebhooksApi)
   .add(ConfigApi.ConfigApi)
   .add(TokensApi.TokensApi)
+  .add(SandboxClockApi.SandboxClockApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

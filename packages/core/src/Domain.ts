@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
-import { WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "./events/index.js"
+import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "./events/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
@@ -17,6 +17,7 @@ export type Services =
   | WebhookDispatch.WebhookDispatch
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
+  | SandboxClocks.SandboxClocks
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -35,7 +36,8 @@ export const layer = Layer.mergeAll(
   WebhookDeliveries.layer,
   WebhookDispatch.layer,
   PlatformSettings.layer,
-  ApiTokens.layer
+  ApiTokens.layer,
+  SandboxClocks.layer
 ).pipe(
   Layer.provideMerge(Platforms.layer),
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),

@@ -8,6 +8,7 @@ import type {
   IdempotencyKeys,
   InternalAccounts,
   PlatformSettings,
+  SandboxClocks,
   SandboxFunding,
   UnitOfWork,
   WebhookDeliveries,
@@ -20,7 +21,13 @@ import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
 import { Idempotency } from "./kernel/index.js"
-import { AuthenticationLive, ConfigHandlers, TokensHandlers } from "./platforms/index.js"
+import {
+  AuthenticationLive,
+  CallerTime,
+  ConfigHandlers,
+  SandboxClockHandlers,
+  TokensHandlers
+} from "./platforms/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -36,6 +43,7 @@ export type Services =
   | IdempotencyKeys.IdempotencyKeys
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
+  | SandboxClocks.SandboxClocks
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -58,7 +66,8 @@ export const routerConfig = HttpRouter.setRouterConfig({
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
-  ErrorMapping.layer
+  ErrorMapping.layer,
+  CallerTime.layer
 ).pipe(
   // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
   Layer.provide(Idempotency.layer),
@@ -71,6 +80,7 @@ export const layer = Layer.mergeAll(
       WebhooksHandlers.layer,
       ConfigHandlers.layer,
       TokensHandlers.layer,
+      SandboxClockHandlers.layer,
       SystemHandlers.layer
     )
   ),

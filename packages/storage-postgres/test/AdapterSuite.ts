@@ -73,7 +73,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "jobs",
             "webhooks",
             "webhook_delivery_jobs",
-            "idempotency_keys"
+            "idempotency_keys",
+            "sandbox_clocks"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -6,6 +6,7 @@ import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
 import * as JobsSuite from "./events/JobsSuite.js"
 import * as JobWorkerSuite from "./events/JobWorkerSuite.js"
+import * as SandboxClockSuite from "./events/SandboxClockSuite.js"
 import * as WebhookDeliverySuite from "./events/WebhookDeliverySuite.js"
 import * as IdempotencySuite from "./kernel/IdempotencySuite.js"
 import * as RateLimiterSuite from "./kernel/RateLimiterSuite.js"
@@ -30,6 +31,7 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       jobs: JobsSuite,
       "job worker": JobWorkerSuite,
       webhooks: WebhookDeliverySuite,
+      "sandbox clocks": SandboxClockSuite,
       "idempotency keys": IdempotencySuite
     }
     for (const [name, suite] of Object.entries(suites)) {

@@ -1,4 +1,4 @@
-import { type DateTime, Schema } from "effect"
+import { type DateTime, type Duration, Schema } from "effect"
 import { PlatformId, ResourceId } from "../kernel/index.js"
 
 /** `Job:<uuid>`: one durable piece of delayed work. */
@@ -51,4 +51,9 @@ export interface ClaimedJob {
   /** Unique per claim: a worker whose lease ran out and was re-claimed by another can no longer settle the job. */
   readonly leaseToken: string
   readonly leaseExpiresAt: DateTime.Utc
+  /**
+   * How far the clock of the job's platform ran ahead of real time when it was claimed (zero for a job of no
+   * platform): the worker runs the job at its platform's time (`PlatformTime.within`).
+   */
+  readonly clockOffset: Duration.Duration
 }

@@ -12,7 +12,7 @@ import {
   Schedule,
   Stream
 } from "effect"
-import type { StoreFailure } from "../kernel/index.js"
+import { PlatformTime, type StoreFailure } from "../kernel/index.js"
 import type { ClaimedJob } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
 import * as JobHandler from "./JobHandler.js"
@@ -59,6 +59,8 @@ const leaseOverrun = "the handler did not finish within the job's lease"
  * `TestClock` drives it) until the earliest due time or lease end, or until `Jobs.wakeups` signals new work.
  * Interrupted, it stops claiming, lets running handlers finish within `shutdownGrace`, then interrupts the rest and
  * releases their jobs (their attempt is not counted).
+ *
+ * A job of a platform runs at that platform's time (`ClaimedJob.clockOffset`).
  *
  * Logs each failed attempt at Warning and each burial at Error, with the job's id, kind and attempt, and the
  * failure's message; never the payload.
@@ -195,6 +197,8 @@ export const run = <R>(
             Effect.flatMap((exit) => settle(claimed, handler.retry, exit))
           )
         }).pipe(
+          // The job and its settlement run at its platform's time: what it records, and the retry time it computes.
+          PlatformTime.within(claimed.clockOffset),
           Effect.catchAll((failure) =>
             Effect.logWarning("could not settle a job; it runs again once its lease ends", failure).pipe(
               Effect.annotateLogs({ jobId: claimed.job.id, kind: claimed.job.kind })

@@ -1,10 +1,15 @@
 import { Context, type DateTime, type Duration, type Effect, type Option, type Stream } from "effect"
-import type { StoreFailure } from "../kernel/index.js"
+import type { PlatformId, StoreFailure } from "../kernel/index.js"
 import type { ClaimedJob, Job, JobId, NewJob } from "./Job.js"
 
 /**
  * Durable jobs in the store. `enqueue` inside `UnitOfWork.transaction` commits the job with the change that causes
  * it, so a job exists only if its change committed.
+ *
+ * Time: the due times given to `enqueue` and `retry` are in the caller's clock's time, which is a platform's time
+ * when the caller runs under one (`PlatformTime`: a request of a sandbox platform whose clock was advanced, or a job
+ * of it); stores convert them to real time (`PlatformTime.toRealTime`) and keep them so, and `claim`, `nextDueAt`
+ * and the jobs they answer speak real time. `shiftPlatform` keeps a platform's waiting jobs in step with its clock.
  *
  * Concurrency: `claim` hands each due job to exactly one caller at a time (`FOR UPDATE SKIP LOCKED` on SQL adapters),
  * also across processes sharing the store; a lease that runs out makes the job claimable again, so a worker that
@@ -45,6 +50,15 @@ export class Jobs extends Context.Tag("@payrail/core/Jobs")<
     readonly bury: (claimed: ClaimedJob, error: string) => Effect.Effect<boolean, StoreFailure.StoreFailure>
     /** Gives a held job back unrun (a worker shutting down): `PENDING` at its due time, the attempt not counted. */
     readonly release: (claimed: ClaimedJob) => Effect.Effect<boolean, StoreFailure.StoreFailure>
+    /**
+     * The platform's clock moved `by` ahead: its `PENDING` jobs come due that much sooner in real time, so each still
+     * runs when the platform's time reaches the due time it was given. Idle workers wake once the unit of work
+     * commits.
+     */
+    readonly shiftPlatform: (
+      platformId: PlatformId.PlatformId,
+      by: Duration.Duration
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     /** The earliest due time of any `PENDING` job, and of any running lease's end: when a worker next has work. */
     readonly nextDueAt: Effect.Effect<Option.Option<DateTime.Utc>, StoreFailure.StoreFailure>
     readonly findById: (id: JobId) => Effect.Effect<Option.Option<Job>, StoreFailure.StoreFailure>

@@ -1,5 +1,5 @@
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
-import { DomainEvent, Ids, Outbox, ResourceId, type StoreFailure } from "../kernel/index.js"
+import { DomainEvent, Ids, Outbox, PlatformTime, ResourceId, type StoreFailure } from "../kernel/index.js"
 import { type Platform, PlatformErrors, PlatformRepo } from "../platforms/index.js"
 import { expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
 import { WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
@@ -146,7 +146,9 @@ export const layer = Layer.effect(
         if (active.length === 0) {
           return Either.left(noSecret)
         }
-        const timestampSeconds = Math.floor(DateTime.toEpochMillis(now) / 1000)
+        // Receivers compare the signed timestamp with their own clocks: it is real time even when the platform's
+        // sandbox clock runs ahead (the envelope's `timestamp` is the platform's time).
+        const timestampSeconds = Math.floor(DateTime.toEpochMillis(yield* PlatformTime.realNow) / 1000)
         const headers = yield* WebhookSignature.headers(
           active.map((secret) => secret.secret),
           { id, timestampSeconds, body }

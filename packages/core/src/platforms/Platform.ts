@@ -19,6 +19,11 @@ export class Platform extends Schema.Class<Platform>("Platform")({
   name: Schema.String,
   environment: Environment,
   config: PlatformConfig,
+  /**
+   * How far the platform's sandbox clock has been advanced, in seconds (`POST /sandbox/clock/advance`); always zero
+   * for production platforms. Stores keep it apart from the record, so a configuration change never overwrites it.
+   */
+  clockOffsetSeconds: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }) {}

@@ -21,5 +21,16 @@ export class PlatformRepo extends Context.Tag("@payrail/core/PlatformRepo")<
       next: Platform,
       previousUpdatedAt: DateTime.Utc
     ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
+    /**
+     * Moves the platform's clock `bySeconds` further ahead in one atomic step (concurrent advances add up), unless
+     * its offset would then exceed `maxOffsetSeconds`, and answers the platform after it: none when there is no such
+     * platform or the limit holds. Only the offset changes (not the record nor its `updatedAt`). Signalled through
+     * `CredentialChanges` like `updateConfig`, since cached credentials hold the platform.
+     */
+    readonly advanceClock: (
+      id: PlatformId,
+      bySeconds: number,
+      maxOffsetSeconds: number
+    ) => Effect.Effect<Option.Option<Platform>, StoreFailure.StoreFailure>
   }
 >() {}

@@ -40,7 +40,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     sendTest: "MANAGE"
   },
   config: { get: "VIEW", update: "MANAGE" },
-  tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" }
+  tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" },
+  sandboxClock: { get: "VIEW", advance: "MANAGE" }
 }
 
 const byRoute = (() => {

@@ -1,6 +1,8 @@
 export * as AuthenticationLive from "./AuthenticationLive.js"
+export * as CallerTime from "./CallerTime.js"
 export * as ConfigHandlers from "./ConfigHandlers.js"
 export * as EndpointPermissions from "./EndpointPermissions.js"
 export * as SourceAddress from "./SourceAddress.js"
 export * as RateLimitedResponse from "./RateLimitedResponse.js"
 export * as TokensHandlers from "./TokensHandlers.js"
+export * as SandboxClockHandlers from "./SandboxClockHandlers.js"

@@ -8,6 +8,16 @@ export interface VerifyingReceiver {
   readonly url: string
   /** The id of each delivery it accepted, in arrival order (an id delivered twice appears twice). */
   readonly accepted: Array<string>
+  /**
+   * Every verified request in arrival order: its webhook id, the envelope's `timestamp`, the status answered and when
+   * it arrived (`Date.now()`), including the ones answered 500 under `failFirst`.
+   */
+  readonly log: Array<{
+    readonly id: string
+    readonly timestamp: string
+    readonly status: number
+    readonly atMs: number
+  }>
   /** How many deliveries failed verification (answered 401). */
   readonly refused: () => number
   /** Sets the secret deliveries are verified with. */
@@ -15,13 +25,18 @@ export interface VerifyingReceiver {
   readonly close: () => Promise<void>
 }
 
-/** Starts a receiver answering 200 to a verified delivery, after `delayMs`, and 401 to any other request. */
+/**
+ * Starts a receiver answering 200 to a verified delivery, after `delayMs`, and 401 to any other request. With
+ * `failFirst`, the first that many verified deliveries are answered 500 instead (and not counted as accepted).
+ */
 export const startVerifyingReceiver = async (
-  options: { readonly delayMs?: number } = {}
+  options: { readonly delayMs?: number; readonly failFirst?: number } = {}
 ): Promise<VerifyingReceiver> => {
   let secret = ""
   let refused = 0
+  let toFail = options.failFirst ?? 0
   const accepted: Array<string> = []
+  const log: VerifyingReceiver["log"] = []
   const receive = (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -30,9 +45,15 @@ export const startVerifyingReceiver = async (
         Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
       ) as Record<string, string>
       try {
-        const { id } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as { id: string }
-        accepted.push(id)
-        setTimeout(() => response.writeHead(200).end(), options.delayMs ?? 0)
+        const { id, timestamp } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
+          id: string
+          timestamp: string
+        }
+        const status = toFail > 0 ? 500 : 200
+        toFail -= 1
+        log.push({ id, timestamp, status, atMs: Date.now() })
+        if (status === 200) accepted.push(id)
+        setTimeout(() => response.writeHead(status).end(), options.delayMs ?? 0)
       } catch {
         refused += 1
         response.writeHead(401).end()
@@ -44,6 +65,7 @@ export const startVerifyingReceiver = async (
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     accepted,
+    log,
     refused: () => refused,
     trust: (value) => {
       secret = value

@@ -1,5 +1,6 @@
-import { Job, Jobs, ResourceId } from "@payrail/core"
-import { Array as Arr, type Context, DateTime, Effect, Layer, Option, PubSub, Runtime, Stream } from "effect"
+import { Job, Jobs, PlatformTime, ResourceId } from "@payrail/core"
+import { Array as Arr, type Context, DateTime, Duration, Effect, Layer, Option, PubSub, Runtime, Stream } from "effect"
+import { platformsOf } from "../kernel/MemoryPlatformTable.js"
 import { MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 /** A stored job and what only the store knows of it: its lease and its de-duplication key. */
@@ -22,6 +23,9 @@ const noUndo = () => {}
 export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemoryState> = Effect.gen(function* () {
   const state = yield* MemoryState
   const entries = state.table<Entry>("jobs")
+  const platforms = platformsOf(state)
+  const clockOffsetOf = (job: Job.Job): Duration.Duration =>
+    Duration.seconds(job.platformId === undefined ? 0 : (platforms.get(job.platformId)?.clockOffsetSeconds ?? 0))
   // `(kind, deduplicationKey)` of every unfinished job that has a key, to its id.
   const unfinishedKeys = state.table<Job.JobId>("jobs_deduplication")
   const signals = yield* PubSub.sliding<void>(1)
@@ -53,6 +57,7 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
     Effect.gen(function* () {
       if (all.length === 0) return
       const now = yield* DateTime.now
+      const shift = yield* PlatformTime.offset
       const ids = yield* state.write(() => {
         const undos: Array<() => void> = []
         const inserted: Array<Job.JobId> = []
@@ -65,7 +70,7 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
             payload: request.payload,
             ...(request.platformId === undefined ? {} : { platformId: request.platformId }),
             status: "PENDING",
-            dueAt: request.dueAt,
+            dueAt: DateTime.subtractDuration(request.dueAt, shift),
             attempts: 0,
             createdAt: now,
             updatedAt: now
@@ -124,7 +129,8 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
         const claimed = due.map((entry): Job.ClaimedJob => ({
           job: new Job.Job({ ...entry.job, status: "RUNNING", attempts: entry.job.attempts + 1, updatedAt: now }),
           leaseToken: globalThis.crypto.randomUUID(),
-          leaseExpiresAt
+          leaseExpiresAt,
+          clockOffset: clockOffsetOf(entry.job)
         }))
         const undos = claimed.map(({ job, leaseExpiresAt, leaseToken }) => {
           const entry = entries.get(job.id)
@@ -146,12 +152,29 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
         Arr.getSomes
       ),
     retry: (claimed, { dueAt, error }) =>
-      settle(claimed, (entry, now) => settled(entry, now, { status: "PENDING", dueAt, lastError: error })),
+      Effect.flatMap(PlatformTime.toRealTime(dueAt), (realDueAt) =>
+        settle(claimed, (entry, now) => settled(entry, now, { status: "PENDING", dueAt: realDueAt, lastError: error }))
+      ),
     bury: (claimed, error) =>
       settle(claimed, (entry, now) => settled(entry, now, { status: "DEAD", lastError: error })),
     release: (claimed) =>
       settle(claimed, (entry, now) =>
         settled(entry, now, { status: "PENDING", attempts: Math.max(0, entry.job.attempts - 1) })
+      ),
+    shiftPlatform: (platformId, by) =>
+      Effect.flatMap(
+        state.write(() => {
+          const undos: Array<() => void> = []
+          const shifted: Array<Job.JobId> = []
+          for (const entry of entries.values()) {
+            if (entry.job.platformId !== platformId || entry.job.status !== "PENDING") continue
+            const dueAt = DateTime.subtractDuration(entry.job.dueAt, by)
+            undos.push(replace({ ...entry, job: new Job.Job({ ...entry.job, dueAt }) }))
+            shifted.push(entry.job.id)
+          }
+          return [shifted, undoAll(undos)]
+        }),
+        announceOnCommit
       ),
     nextDueAt: Effect.sync(() => {
       let earliest: Option.Option<DateTime.Utc> = Option.none()

@@ -2,7 +2,7 @@ import { Effect, Layer, Option } from "effect"
 import { type ApiToken, ApiTokenRepo } from "@payrail/core"
 import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 import { CredentialVersion } from "./MemoryCredentialChanges.js"
-import { platformsOf } from "./MemoryPlatformRepo.js"
+import { platformsOf } from "../kernel/MemoryPlatformTable.js"
 
 /**
  * `ApiTokenRepo` in memory, keyed by client id. `findWithPlatform` reads the token and its platform in one

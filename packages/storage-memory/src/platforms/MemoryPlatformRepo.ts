@@ -1,15 +1,12 @@
-import { type Context, DateTime, Effect, Layer, Option } from "effect"
-import { type Platform, PlatformRepo } from "@payrail/core"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { Platform, PlatformRepo } from "@payrail/core"
+import { platformsOf } from "../kernel/MemoryPlatformTable.js"
 import { MemoryState, setEntry } from "../kernel/MemoryState.js"
 import { CredentialVersion } from "./MemoryCredentialChanges.js"
 
-/** The platforms of `state`, by id: the table `PlatformRepo` writes and the token repository joins. */
-export const platformsOf = (state: Context.Tag.Service<MemoryState>): Map<string, Platform.Platform> =>
-  state.table<Platform.Platform>("platforms")
-
 /**
- * `PlatformRepo` in memory. `updateConfig` compares and replaces in one synchronous step and bumps the credential
- * version in it, so cached credentials never outlive the configuration they hold.
+ * `PlatformRepo` in memory. `updateConfig` and `advanceClock` change the platform in one synchronous step and bump
+ * the credential version in it, so cached credentials never outlive the configuration or clock they hold.
  */
 export const layer: Layer.Layer<PlatformRepo.PlatformRepo, never, MemoryState | CredentialVersion> = Layer.effect(
   PlatformRepo.PlatformRepo,
@@ -28,7 +25,18 @@ export const layer: Layer.Layer<PlatformRepo.PlatformRepo, never, MemoryState | 
             return [false, () => {}]
           }
           version.bump()
-          return [true, setEntry(platforms, next.id, next)]
+          // The clock offset is not the caller's to set: keep the stored one.
+          const kept = new Platform.Platform({ ...next, clockOffsetSeconds: stored.clockOffsetSeconds })
+          return [true, setEntry(platforms, next.id, kept)]
+        }),
+      advanceClock: (id, bySeconds, maxOffsetSeconds) =>
+        state.write(() => {
+          const stored = platforms.get(id)
+          const offset = (stored?.clockOffsetSeconds ?? 0) + bySeconds
+          if (stored === undefined || offset > maxOffsetSeconds) return [Option.none(), () => {}]
+          version.bump()
+          const next = new Platform.Platform({ ...stored, clockOffsetSeconds: offset })
+          return [Option.some(next), setEntry(platforms, id, next)]
         })
     }
   })

@@ -60,7 +60,8 @@ describe("Authentication", () => {
         insert: () => Effect.dieMessage("insert"),
         findById: () => Effect.dieMessage("findById"),
         list: Effect.dieMessage("list"),
-        updateConfig: () => Effect.dieMessage("updateConfig")
+        updateConfig: () => Effect.dieMessage("updateConfig"),
+        advanceClock: () => Effect.dieMessage("advanceClock")
       })
       const authentication = yield* Authentication.Authentication.pipe(
         Effect.provide(

@@ -3,7 +3,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import type * as Statement from "@effect/sql/Statement"
-import { Errors, Job, Jobs, PlatformId, ResourceId } from "@payrail/core"
+import { Errors, Job, Jobs, PlatformId, PlatformTime, ResourceId } from "@payrail/core"
 import {
   Array as Arr,
   type Context,
@@ -41,7 +41,8 @@ const JobRow = Schema.Struct({
 const ClaimedRow = Schema.Struct({
   ...JobRow.fields,
   lease_token: Schema.String,
-  lease_expires_at: Schema.DateTimeUtcFromDate
+  lease_expires_at: Schema.DateTimeUtcFromDate,
+  clock_offset_seconds: Schema.Number
 })
 
 const toJob = (row: typeof JobRow.Type): Job.Job =>
@@ -86,6 +87,7 @@ export const make = (
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(jobs)) return
         const now = iso(yield* DateTime.now)
+        const shift = yield* PlatformTime.offset
         const rows = yield* Effect.forEach(jobs, (job) =>
           Effect.map(jsonText(job.payload), (payload) => ({
             id: ResourceId.format("Job", randomUUID()),
@@ -93,7 +95,7 @@ export const make = (
             payload,
             platform_id: job.platformId ?? null,
             status: "PENDING",
-            due_at: iso(job.dueAt),
+            due_at: iso(DateTime.subtractDuration(job.dueAt, shift)),
             attempts: 0,
             deduplication_key: job.deduplicationKey ?? null,
             created_at: now,
@@ -126,7 +128,9 @@ export const make = (
         ) AS due
         WHERE j.id = due.id
         RETURNING j.id, j.kind, j.payload, j.platform_id, j.status, j.due_at, j.attempts, j.last_error,
-          j.created_at, j.updated_at, j.lease_token, j.lease_expires_at`
+          j.created_at, j.updated_at, j.lease_token, j.lease_expires_at,
+          COALESCE((SELECT p.clock_offset_seconds FROM platforms p WHERE p.id = j.platform_id), 0)::float8
+            AS clock_offset_seconds`
     })
 
     // One guarded UPDATE per settlement: it applies only while `token` still holds the job.
@@ -136,15 +140,17 @@ export const make = (
     ) => {
       const run = SqlSchema.findAll({ Request: Settlement, Result: Returned, execute: change })
       return (claimed: Job.ClaimedJob, fields: { readonly dueAt?: DateTime.Utc; readonly error?: string } = {}) =>
-        Effect.flatMap(DateTime.now, (now) =>
-          run({
+        Effect.gen(function* () {
+          const now = yield* DateTime.now
+          const dueAt = fields.dueAt === undefined ? null : iso(yield* PlatformTime.toRealTime(fields.dueAt))
+          return yield* run({
             id: claimed.job.id,
             token: claimed.leaseToken,
             now: iso(now),
-            dueAt: fields.dueAt === undefined ? null : iso(fields.dueAt),
+            dueAt,
             error: fields.error ?? null
           })
-        ).pipe(
+        }).pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.mapError(Errors.StoreFailure.wrap(operation))
         )
@@ -187,6 +193,17 @@ export const make = (
         WHERE id = ${id} AND status = 'RUNNING' AND lease_token = ${token} RETURNING id`
     )
 
+    // The shift and the wakeup in one statement: the notification is sent when it commits.
+    const shiftPlatform = SqlSchema.void({
+      Request: Schema.Struct({ platformId: PlatformId.PlatformId, seconds: Schema.Number }),
+      execute: ({ platformId, seconds }) => sql`WITH shifted AS (
+          UPDATE jobs SET due_at = due_at - ${seconds} * interval '1 second'
+          WHERE platform_id = ${platformId} AND status = 'PENDING'
+          RETURNING 1
+        )
+        SELECT pg_notify(${channel}, 'shifted') FROM (SELECT count(*) FROM shifted) AS done`
+    })
+
     const nextDueAt = SqlSchema.single({
       Request: Schema.Void,
       Result: Schema.Struct({ at: Schema.NullOr(Schema.DateTimeUtcFromDate) }),
@@ -211,7 +228,8 @@ export const make = (
             Arr.map((row): Job.ClaimedJob => ({
               job: toJob(row),
               leaseToken: row.lease_token,
-              leaseExpiresAt: row.lease_expires_at
+              leaseExpiresAt: row.lease_expires_at,
+              clockOffset: Duration.seconds(row.clock_offset_seconds)
             }))
           ),
           Effect.mapError(Errors.StoreFailure.wrap("jobs.claim"))
@@ -230,6 +248,10 @@ export const make = (
       retry: (claimed, { dueAt, error }) => retry(claimed, { dueAt, error }),
       bury: (claimed, error) => bury(claimed, { error }),
       release: (claimed) => release(claimed),
+      shiftPlatform: (platformId, by) =>
+        shiftPlatform({ platformId, seconds: Duration.toSeconds(by) }).pipe(
+          Effect.mapError(Errors.StoreFailure.wrap("jobs.shiftPlatform"))
+        ),
       nextDueAt: nextDueAt(undefined).pipe(
         Effect.map(({ at }) => Option.fromNullable(at)),
         Effect.mapError(Errors.StoreFailure.wrap("jobs.nextDueAt"))

@@ -18,6 +18,7 @@ import jobs from "./0014_jobs.js"
 import webhooks from "./0015_webhooks.js"
 import webhookDeliveryJobs from "./0016_webhook_delivery_jobs.js"
 import idempotencyKeys from "./0017_idempotency_keys.js"
+import sandboxClocks from "./0018_sandbox_clocks.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -45,5 +46,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0014_jobs": jobs,
   "0015_webhooks": webhooks,
   "0016_webhook_delivery_jobs": webhookDeliveryJobs,
-  "0017_idempotency_keys": idempotencyKeys
+  "0017_idempotency_keys": idempotencyKeys,
+  "0018_sandbox_clocks": sandboxClocks
 }

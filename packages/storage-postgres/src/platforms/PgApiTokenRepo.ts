@@ -3,6 +3,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { ApiToken, ApiTokenRepo, Errors, Platform } from "@payrail/core"
 import { type Context, Effect, Layer, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import { platformRecord } from "./PgPlatformRepo.js"
 import { record } from "../internal/rows.js"
 import { storable } from "../internal/text.js"
 
@@ -48,7 +49,7 @@ export const make: Effect.Effect<
   const findWithPlatform = SqlSchema.findOne({
     Request: Schema.String,
     Result: TokenWithPlatform,
-    execute: (clientId) => sql`SELECT t.record AS token, p.record AS platform
+    execute: (clientId) => sql`SELECT t.record AS token, ${sql.literal(platformRecord("p"))} AS platform
         FROM api_tokens t JOIN platforms p ON p.id = t.platform_id COLLATE "C"
         WHERE t.client_id = ${clientId}`
   })
