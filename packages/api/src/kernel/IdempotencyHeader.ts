@@ -77,9 +77,26 @@ const withoutIdempotencyBodies = (operation: Json): void => {
   else json.schema = rest.length === 1 ? rest[0] : { ...json.schema, anyOf: rest }
 }
 
+const retryAfter = {
+  description:
+    "Sent with `details.rule: idempotency_key_in_progress`: the seconds after which to retry the same request to get " +
+    "its outcome.",
+  schema: { type: "integer", minimum: 1 }
+}
+
+// The 409 of a mutating operation may be `idempotency_key_in_progress`, which carries `Retry-After`.
+const withRetryAfter = (operation: Json): void => {
+  const responses = isObject(operation.responses) ? operation.responses : {}
+  const conflict = responses["409"]
+  if (!isObject(conflict)) return
+  const headers = isObject(conflict.headers) ? conflict.headers : {}
+  conflict.headers = { ...headers, "Retry-After": retryAfter }
+}
+
 /**
  * Documents the key on every mutating operation of the OpenAPI document (the header parameter, unless the operation
- * declares it already) and keeps the two idempotency 409 bodies on those operations only.
+ * declares it already, and `Retry-After` on its 409 answer) and keeps the two idempotency 409 bodies on those
+ * operations only.
  */
 export const documentHeader = (spec: Json): Json => {
   const paths = isObject(spec.paths) ? spec.paths : {}
@@ -97,6 +114,7 @@ export const documentHeader = (spec: Json): Json => {
         (entry) => isObject(entry) && entry.in === "header" && String(entry.name).toLowerCase() === headerName
       )
       if (!declared) operation.parameters = [...parameters, parameter]
+      withRetryAfter(operation)
     }
   }
   return spec

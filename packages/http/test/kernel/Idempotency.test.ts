@@ -252,10 +252,10 @@ describe("Idempotency-Key in the OpenAPI document", () => {
 
   type Operation = {
     readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
-    readonly responses: Record<string, { readonly content?: unknown }>
+    readonly responses: Record<string, { readonly content?: unknown; readonly headers?: Record<string, unknown> }>
   }
 
-  it("declares the header and both 409 bodies on every mutating operation, and neither on the others", async () => {
+  it("declares the header, both 409 bodies and Retry-After on every mutating operation, none on the others", async () => {
     const spec = (await (await api.request("/openapi.json")).json()) as {
       paths: Record<string, Record<string, Operation>>
     }
@@ -269,11 +269,13 @@ describe("Idempotency-Key in the OpenAPI document", () => {
         const conflict = JSON.stringify(operation.responses["409"] ?? {})
         const bodies = ["IdempotencyKeyReused", "IdempotencyKeyInProgress"].map((name) => conflict.includes(name))
         const expected = mutating.has(method) && path.startsWith(`${base}/`)
-        expect({ path, method, header, bodies }).toEqual({
+        const retryAfter = operation.responses["409"]?.headers?.["Retry-After"] !== undefined
+        expect({ path, method, header, bodies, retryAfter }).toEqual({
           path,
           method,
           header: expected,
-          bodies: [expected, expected]
+          bodies: [expected, expected],
+          retryAfter: expected
         })
         checked++
       }
