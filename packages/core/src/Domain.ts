@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
-import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "./events/index.js"
+import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
@@ -35,7 +35,7 @@ export const layer = Layer.mergeAll(
   WebhookSecrets.layer,
   WebhookDeliveries.layer,
   WebhookDispatch.layer,
-  PlatformSettings.layer,
+  PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer
 ).pipe(

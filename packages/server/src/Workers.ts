@@ -5,7 +5,8 @@ import {
   type JobHandler,
   JobWorker,
   type Storage,
-  WebhookDeliveryJob
+  WebhookDeliveryJob,
+  WebhookTestJob
 } from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
 
@@ -19,6 +20,7 @@ export type HandlerServices = Domain.Services | Storage.Services
  */
 export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   WebhookDeliveryJob.handler,
+  WebhookTestJob.handler,
   IdempotencyPurgeJob.handler
 ]
 

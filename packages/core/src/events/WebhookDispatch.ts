@@ -51,6 +51,14 @@ export class WebhookDispatch extends Context.Tag("@payrail/core/WebhookDispatch"
      * Sends a signed `TEST` webhook (no `data`) to `url`, or else to the platform's endpoint, once and at once, and
      * answers the receiver's status and body. Sandbox platforms only; never retried and not logged.
      */
+    /**
+     * Sends a signed `TEST` webhook to `url` once and answers the receiver's reply, for a platform of either
+     * environment (the transport applies the platform's address policy): the one sent when an endpoint is configured.
+     */
+    readonly sendTestTo: (
+      platform: Platform.Platform,
+      url: string
+    ) => Effect.Effect<TestOutcome, WebhookDeliveryError | StoreFailure.StoreFailure>
     readonly sendTest: (
       platform: Platform.Platform,
       url: Option.Option<string>
@@ -182,6 +190,15 @@ export const layer = Layer.effect(
       return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
     })
 
+    const sendTestTo = Effect.fn("WebhookDispatch.sendTestTo")(function* (platform: Platform.Platform, url: string) {
+      const now = yield* DateTime.now
+      const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
+      const body = WebhookEnvelope.body({ id, type: WebhookEnvelope.testType, timestamp: now })
+      const result = yield* signAndSend(platform, url, id, body, now)
+      if (Either.isLeft(result)) return yield* WebhookDeliveryError.of(url, result.left.kind, result.left.message)
+      return { url, responseStatus: result.right.status, responseBody: result.right.body }
+    })
+
     const sendTest = Effect.fn("WebhookDispatch.sendTest")(function* (
       platform: Platform.Platform,
       url: Option.Option<string>
@@ -189,16 +206,9 @@ export const layer = Layer.effect(
       if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
       const target = Option.orElse(url, () => Option.fromNullable(platform.config.webhookEndpoint))
       if (Option.isNone(target)) return yield* WebhookEndpointNotSet.of()
-      const now = yield* DateTime.now
-      const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
-      const body = WebhookEnvelope.body({ id, type: WebhookEnvelope.testType, timestamp: now })
-      const result = yield* signAndSend(platform, target.value, id, body, now)
-      if (Either.isLeft(result)) {
-        return yield* WebhookDeliveryError.of(target.value, result.left.kind, result.left.message)
-      }
-      return { url: target.value, responseStatus: result.right.status, responseBody: result.right.body }
+      return yield* sendTestTo(platform, target.value)
     })
 
-    return { attempt, sendTest }
+    return { attempt, sendTest, sendTestTo }
   })
 )

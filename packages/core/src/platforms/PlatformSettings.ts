@@ -1,11 +1,12 @@
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
-import { type InvalidInput, StoreFailure } from "../kernel/index.js"
+import { type InvalidInput, StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { Platform, type PlatformId } from "./Platform.js"
 import * as PlatformConfigUpdate from "./PlatformConfigUpdate.js"
 import { PlatformNotFound } from "./PlatformErrors.js"
 import { PlatformRepo } from "./PlatformRepo.js"
 import { CredentialChanges } from "./CredentialChanges.js"
 import { awaitSeen } from "./CredentialChangeSeen.js"
+import { WebhookEndpointConfigured } from "./WebhookEndpointConfigured.js"
 
 /** How many times an update is merged again after losing a race to a concurrent one before giving up. */
 export const maxAttempts = 100
@@ -22,7 +23,8 @@ export class PlatformSettings extends Context.Tag("@payrail/core/PlatformSetting
     /**
      * Applies a `PATCH /config` request and answers the platform after it. Concurrent updates of different fields
      * all apply: each merges into the stored configuration and writes only if nothing changed meanwhile, else
-     * merges again. Every other process sees the new configuration on its next request.
+     * merges again. Every other process sees the new configuration on its next request. Setting or changing
+     * `webhookEndpoint` runs `WebhookEndpointConfigured` in the change's unit of work.
      */
     readonly update: (
       platformId: PlatformId,
@@ -36,6 +38,8 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const platforms = yield* PlatformRepo
     const changes = yield* CredentialChanges
+    const store = yield* UnitOfWork.UnitOfWork
+    const endpointConfigured = yield* WebhookEndpointConfigured
     const get = (platformId: PlatformId) =>
       Effect.flatMap(platforms.findById(platformId), (found) =>
         Option.match(found, {
@@ -53,7 +57,14 @@ export const layer = Layer.effect(
           config: config.right,
           updatedAt: PlatformConfigUpdate.nextUpdatedAt(current.updatedAt, yield* DateTime.now)
         })
-        const written = yield* awaitSeen(platforms.updateConfig(next, current.updatedAt), (done) => done).pipe(
+        const endpoint = next.config.webhookEndpoint
+        const write = Effect.flatMap(platforms.updateConfig(next, current.updatedAt), (done) =>
+          done && endpoint !== undefined && endpoint !== current.config.webhookEndpoint
+            ? Effect.as(endpointConfigured.configured(next, endpoint), done)
+            : Effect.succeed(done)
+        )
+        // Waited for after the commit: the change is signalled when it commits.
+        const written = yield* awaitSeen(store.transaction(write), (done) => done).pipe(
           Effect.provideService(CredentialChanges, changes)
         )
         return written ? Option.some(next) : Option.none<Platform>()

@@ -9,11 +9,12 @@ export interface VerifyingReceiver {
   /** The id of each delivery it accepted, in arrival order (an id delivered twice appears twice). */
   readonly accepted: Array<string>
   /**
-   * Every verified request in arrival order: its webhook id, the envelope's `timestamp`, the status answered and when
+   * Every verified request in arrival order: its webhook id, the envelope's `type` and `timestamp`, the status answered and when
    * it arrived (`Date.now()`), including the ones answered 500 under `failFirst`.
    */
   readonly log: Array<{
     readonly id: string
+    readonly type: string
     readonly timestamp: string
     readonly status: number
     readonly atMs: number
@@ -45,13 +46,14 @@ export const startVerifyingReceiver = async (
         Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
       ) as Record<string, string>
       try {
-        const { id, timestamp } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
+        const { id, timestamp, type } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
           id: string
+          type: string
           timestamp: string
         }
         const status = toFail > 0 ? 500 : 200
         toFail -= 1
-        log.push({ id, timestamp, status, atMs: Date.now() })
+        log.push({ id, type, timestamp, status, atMs: Date.now() })
         if (status === 200) accepted.push(id)
         setTimeout(() => response.writeHead(status).end(), options.delayMs ?? 0)
       } catch {
