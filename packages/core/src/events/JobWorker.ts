@@ -208,11 +208,19 @@ export const run = <R>(
           )
         )
 
+      // While a backlog lasts (the last claim got all it asked for), a worker claims once a quarter of its slots
+      // (or of a batch) is free rather than for each slot that frees: a claim costs the store about as much for one
+      // job as for 64, so claims stay large under load. Without a backlog any free slot is filled at once.
+      const backlogThreshold = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 4))
+      let backlog = false
+      const claimThreshold = () => (backlog ? backlogThreshold : 1)
+
       // Claims what fits in the free slots and starts it; answers how many were claimed of how many asked.
       const claimDue = Effect.gen(function* () {
         const limit = Math.min(batchSize, concurrency - inFlight)
-        if (limit <= 0) return { claimed: 0, limit }
+        if (limit < claimThreshold()) return { claimed: 0, limit: 0 }
         const claimed = yield* jobs.claim({ limit, now: yield* DateTime.now, lease })
+        backlog = claimed.length === limit
         for (const job of claimed) {
           inFlight++
           yield* FiberSet.run(running, execute(job))
@@ -223,7 +231,8 @@ export const run = <R>(
       // Waits for a signal, or for the next due time (capped by `maxIdle`).
       const idle = (claimed: number) =>
         Effect.gen(function* () {
-          if (inFlight >= concurrency) return yield* Queue.take(signal)
+          // Running handlers signal as each ends: wait for enough free slots before asking the store again.
+          if (concurrency - inFlight < claimThreshold()) return yield* Queue.take(signal)
           const nextDueAt = yield* jobs.nextDueAt
           const now = yield* DateTime.now
           const untilDue = Option.match(nextDueAt, {
