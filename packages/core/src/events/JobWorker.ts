@@ -1,11 +1,13 @@
 import {
   Cause,
   Chunk,
+  Clock,
   DateTime,
   Deferred,
   Duration,
   Effect,
   Exit,
+  Fiber,
   FiberSet,
   Option,
   Queue,
@@ -13,7 +15,7 @@ import {
   Stream
 } from "effect"
 import type { StoreFailure } from "../kernel/index.js"
-import type { ClaimedJob } from "./Job.js"
+import type { ClaimedJob, JobId } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
 import * as JobHandler from "./JobHandler.js"
 import { Jobs } from "./Jobs.js"
@@ -76,7 +78,7 @@ export const run = <R>(
       const lease = Duration.decode(options.lease)
       // A handler stops before its lease ends, so that its job is settled before anyone (this worker included) may
       // claim it again.
-      const handlerBudget = Duration.times(lease, handlerShareOfLease)
+      const handlerBudgetMillis = Duration.toMillis(Duration.times(lease, handlerShareOfLease))
       const maxIdle = Duration.decode(options.maxIdle ?? Duration.seconds(30))
 
       // One pending signal at most: a wakeup or a freed slot arriving while the worker is busy is kept, not lost.
@@ -174,25 +176,53 @@ export const run = <R>(
         })
       }
 
+      // The lease budget of running handlers is kept by one watchdog fiber rather than a timeout (two fibers and a
+      // timer) per job: it sleeps until the oldest handler's deadline (handlers start in deadline order, the budget
+      // being the same for all) and interrupts the handlers past theirs, marking them so that their attempt counts
+      // as failed rather than released. Deadlines are on this worker's clock, read when the job was claimed.
+      const budgets = new Map<JobId, { readonly deadlineMillis: number; readonly fiber: Fiber.RuntimeFiber<void> }>()
+      const overran = new Set<JobId>()
+      const budgetStarted = yield* Queue.sliding<void>(1)
+      yield* Effect.gen(function* () {
+        const oldest = budgets.entries().next()
+        if (oldest.done === true) return yield* Queue.take(budgetStarted)
+        const [id, { deadlineMillis, fiber }] = oldest.value
+        const now = yield* Clock.currentTimeMillis
+        if (deadlineMillis > now) return yield* Effect.sleep(Duration.millis(deadlineMillis - now))
+        budgets.delete(id)
+        overran.add(id)
+        yield* Fiber.interruptFork(fiber)
+      }).pipe(Effect.forever, Effect.forkScoped)
+
       // Runs one claimed job to its settlement. The settlement itself cannot be interrupted, so a job whose handler
       // is interrupted (shutdown) is always released.
-      const execute = (claimed: ClaimedJob): Effect.Effect<void, never, R> =>
+      const execute = (claimed: ClaimedJob, deadlineMillis: number): Effect.Effect<void, never, R> =>
         Effect.uninterruptibleMask((restore) => {
-          const handler = byKind.get(claimed.job.kind)
+          const { id, kind } = claimed.job
+          const handler = byKind.get(kind)
           if (handler === undefined) {
             return failed(
               claimed,
               JobHandler.defaultRetryPolicy,
-              JobFailed.permanent(`no handler runs jobs of kind "${claimed.job.kind}"`)
+              JobFailed.permanent(`no handler runs jobs of kind "${kind}"`)
             )
           }
-          return restore(
-            handler
-              .handle(claimed.job)
-              .pipe(Effect.timeoutFail({ duration: handlerBudget, onTimeout: () => JobFailed.retry(leaseOverrun) }))
-          ).pipe(
+          return Effect.withFiberRuntime<void>((fiber) => {
+            if (budgets.size === 0) budgetStarted.unsafeOffer(undefined)
+            budgets.set(id, { deadlineMillis, fiber })
+            return Effect.void
+          }).pipe(
+            Effect.zipRight(restore(handler.handle(claimed.job))),
             Effect.exit,
-            Effect.flatMap((exit) => settle(claimed, handler.retry, exit))
+            Effect.flatMap((exit) => {
+              budgets.delete(id)
+              // Interrupted by the watchdog (and by nothing else): the attempt failed for taking too long.
+              const outcome =
+                Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause) && overran.has(id)
+                  ? Exit.fail(JobFailed.retry(leaseOverrun))
+                  : exit
+              return settle(claimed, handler.retry, outcome)
+            })
           )
         }).pipe(
           Effect.catchAll((failure) =>
@@ -202,7 +232,11 @@ export const run = <R>(
           ),
           Effect.ensuring(
             Effect.zipRight(
-              Effect.sync(() => void inFlight--),
+              Effect.sync(() => {
+                inFlight--
+                budgets.delete(claimed.job.id)
+                overran.delete(claimed.job.id)
+              }),
               poke
             )
           )
@@ -219,11 +253,13 @@ export const run = <R>(
       const claimDue = Effect.gen(function* () {
         const limit = Math.min(batchSize, concurrency - inFlight)
         if (limit < claimThreshold()) return { claimed: 0, limit: 0 }
-        const claimed = yield* jobs.claim({ limit, now: yield* DateTime.now, lease })
+        const now = yield* DateTime.now
+        const claimed = yield* jobs.claim({ limit, now, lease })
         backlog = claimed.length === limit
+        const deadlineMillis = DateTime.toEpochMillis(now) + handlerBudgetMillis
         for (const job of claimed) {
           inFlight++
-          yield* FiberSet.run(running, execute(job))
+          yield* FiberSet.run(running, execute(job, deadlineMillis))
         }
         return { claimed: claimed.length, limit }
       })

@@ -185,10 +185,8 @@ export const makeClosable = (
 
   return {
     transport: {
-      send: (request) =>
-        Effect.flatMap(target(request), ({ address, url }) => exchange(request, url, address)).pipe(
-          Effect.withSpan("NodeWebhookTransport.send")
-        )
+      // No span of its own: it runs inside the attempt's (`WebhookDispatch.attempt`), thousands of times a second.
+      send: (request) => Effect.flatMap(target(request), ({ address, url }) => exchange(request, url, address))
     },
     close: () => {
       agents["http:"].destroy()

@@ -30,14 +30,12 @@ const SourceRow = Schema.Struct({
   delivery: Schema.NullOr(Delivery)
 })
 
+// The row is decoded already: the event's constructor need not validate it (and its data) again.
 const toSource = (row: typeof SourceRow.Type): WebhookDeliveryRepo.AttemptSource => ({
-  event: new DomainEvent.DomainEvent({
-    id: row.id,
-    platformId: row.platform_id,
-    type: row.type,
-    timestamp: row.timestamp,
-    data: row.data
-  }),
+  event: new DomainEvent.DomainEvent(
+    { id: row.id, platformId: row.platform_id, type: row.type, timestamp: row.timestamp, data: row.data },
+    { disableValidation: true }
+  ),
   endpoint:
     row.url === null || row.environment === null
       ? Option.none()
