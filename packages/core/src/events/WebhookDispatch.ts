@@ -170,28 +170,34 @@ export const layer = Layer.scoped(
     const source = yield* Batcher.make(deliveries.sources, { maxBatchSize, concurrency: 2 })
     const record = yield* Batcher.make(deliveries.recordAll, { maxBatchSize, concurrency: 2 })
 
-    const attempt = Effect.fn("WebhookDispatch.attempt")(function* (eventId: DomainEvent.EventId) {
-      const now = yield* DateTime.now
-      const found = yield* source({ eventId, now })
-      if (Option.isNone(found)) return { _tag: "NothingToDo", reason: "event_not_found" } as const
-      const { endpoint, event } = found.value
-      if (Option.isNone(endpoint)) return { _tag: "NothingToDo", reason: "no_endpoint" } as const
-      const delivery = Option.isSome(found.value.delivery)
-        ? found.value.delivery.value
-        : pending(
-            WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid)),
-            event,
-            endpoint.value.url,
-            now
-          )
-      if (isSettled(delivery)) return { _tag: "NothingToDo", reason: "settled" } as const
+    // Bare, without `Effect.fn`'s span: it runs thousands of times a second, and the span (with its captured call
+    // site) cost about a sixth of an attempt's CPU in the webhook bench (docs/webhooks.md, Throughput).
+    const attempt = (eventId: DomainEvent.EventId) =>
+      Effect.gen(function* () {
+        const now = yield* DateTime.now
+        const found = yield* source({ eventId, now })
+        if (Option.isNone(found)) return { _tag: "NothingToDo", reason: "event_not_found" } as const
+        const { endpoint, event } = found.value
+        if (Option.isNone(endpoint)) return { _tag: "NothingToDo", reason: "no_endpoint" } as const
+        const delivery = Option.isSome(found.value.delivery)
+          ? found.value.delivery.value
+          : pending(
+              WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid)),
+              event,
+              endpoint.value.url,
+              now
+            )
+        if (isSettled(delivery)) return { _tag: "NothingToDo", reason: "settled" } as const
 
-      const body = WebhookEnvelope.ofEvent(event)
-      const result = yield* signAndSend(found.value.secrets, endpoint.value, event.id, body, now)
-      const outcome = yield* settle(delivery, result, now)
-      const applied = yield* record({ next: outcome.delivery, expected: Option.map(found.value.delivery, expectedOf) })
-      return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
-    })
+        const body = WebhookEnvelope.ofEvent(event)
+        const result = yield* signAndSend(found.value.secrets, endpoint.value, event.id, body, now)
+        const outcome = yield* settle(delivery, result, now)
+        const applied = yield* record({
+          next: outcome.delivery,
+          expected: Option.map(found.value.delivery, expectedOf)
+        })
+        return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+      })
 
     const sendTest = Effect.fn("WebhookDispatch.sendTest")(function* (
       platform: Platform.Platform,

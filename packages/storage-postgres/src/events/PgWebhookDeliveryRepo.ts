@@ -99,8 +99,9 @@ export const make: Effect.Effect<
 
   // The requests travel as one JSON parameter (both drivers bind text the same way); `ord` puts the answers back
   // in the order asked. The endpoint is the platform's as stored now; the secrets are those active at each
-  // request's `now`. Each lookup is a LATERAL subquery, so that it is an index probe per request whatever the
-  // planner guesses of the JSON's row count (a hash join would scan the outbox and the log whole).
+  // request's `now`. Each lookup is a LATERAL subquery with `LIMIT 1` (each finds one row at most), which the
+  // planner cannot flatten into a join: it stays an index probe per request whatever the planner guesses of the
+  // JSON's row count (as a join it chose a hash join over the whole outbox).
   const sources = SqlSchema.findAll({
     Request: Schema.String,
     Result: SourceRow,
@@ -111,15 +112,15 @@ export const make: Effect.Effect<
         d.record AS delivery
       FROM jsonb_to_recordset(${requests}::jsonb) AS r(ord int, event_id text, now timestamptz)
       CROSS JOIN LATERAL (
-        SELECT id, platform_id, type, timestamp, data FROM outbox WHERE outbox.id = r.event_id
+        SELECT id, platform_id, type, timestamp, data FROM outbox WHERE outbox.id = r.event_id LIMIT 1
       ) AS e
       LEFT JOIN LATERAL (
         SELECT record->'config'->>'webhookEndpoint' AS url, record->>'environment' AS environment
-          FROM platforms WHERE platforms.id = e.platform_id
+          FROM platforms WHERE platforms.id = e.platform_id LIMIT 1
       ) AS p ON true
       LEFT JOIN LATERAL (
         SELECT record FROM webhook_deliveries
-         WHERE webhook_deliveries.event_id = e.id AND md5(webhook_deliveries.url) = md5(p.url)
+         WHERE webhook_deliveries.event_id = e.id AND md5(webhook_deliveries.url) = md5(p.url) LIMIT 1
       ) AS d ON true`
   })
 

@@ -15,12 +15,18 @@ export const make = <A, B, E>(
   Effect.gen(function* () {
     const pending = yield* Queue.unbounded<readonly [A, Deferred.Deferred<B, E>]>()
     yield* Effect.addFinalizer(() => Queue.shutdown(pending))
-    // A batch taken is answered whatever happens: a batcher interrupted while `run` runs (its scope closing)
-    // interrupts the waiting callers rather than leaving them waiting forever.
-    const serve = Queue.takeBetween(pending, 1, Math.max(1, options.maxBatchSize)).pipe(
-      Effect.flatMap((taken) =>
-        Effect.uninterruptibleMask((restore) => {
-          const batch = Chunk.toReadonlyArray(taken)
+    const maxBatchSize = Math.max(1, options.maxBatchSize)
+    // Requests taken are answered whatever happens: only the wait for the first request and `run` itself can be
+    // interrupted (the batcher's scope closing), and an interrupted `run` interrupts its waiting callers rather than
+    // leaving them waiting forever. After the first request the fibers ready to run are let run before the batch is
+    // closed, so fibers started together (a worker's claim) share one batch rather than the first going alone.
+    const serve = Effect.uninterruptibleMask((restore) =>
+      restore(Queue.take(pending)).pipe(
+        Effect.tap(() => Effect.yieldNow()),
+        Effect.flatMap((first) =>
+          Effect.map(Queue.takeUpTo(pending, maxBatchSize - 1), (rest) => [first, ...Chunk.toReadonlyArray(rest)])
+        ),
+        Effect.flatMap((batch) => {
           const requests = Arr.map(batch, ([request]) => request)
           if (!Arr.isNonEmptyReadonlyArray(requests)) return Effect.void
           return Effect.flatMap(Effect.exit(restore(Effect.suspend(() => run(requests)))), (exit) =>
@@ -41,9 +47,8 @@ export const make = <A, B, E>(
             )
           )
         })
-      ),
-      Effect.forever
-    )
+      )
+    ).pipe(Effect.forever)
     for (let worker = 0; worker < Math.max(1, options.concurrency ?? 1); worker++) {
       yield* Effect.forkScoped(serve)
     }
