@@ -1,9 +1,7 @@
 import {
   Cause,
-  Chunk,
   Clock,
   DateTime,
-  Deferred,
   Duration,
   Effect,
   Exit,
@@ -17,6 +15,7 @@ import {
 import type { StoreFailure } from "../kernel/index.js"
 import type { ClaimedJob, JobId } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
+import * as Batcher from "./internal/Batcher.js"
 import * as JobHandler from "./JobHandler.js"
 import { Jobs } from "./Jobs.js"
 
@@ -92,33 +91,17 @@ export const run = <R>(
       // subscription is missed.
       yield* Effect.yieldNow()
 
-      // Successful jobs are completed in batches by one fiber: one statement for all the jobs that finished since
-      // the last one, instead of one per job. It outlives the handlers (closed after the set below).
-      const completions =
-        yield* Queue.unbounded<readonly [ClaimedJob, Deferred.Deferred<boolean, StoreFailure.StoreFailure>]>()
-      yield* Queue.takeBetween(completions, 1, batchSize).pipe(
-        Effect.flatMap((batch) =>
-          Effect.flatMap(
-            Effect.exit(jobs.completeAll(Chunk.toReadonlyArray(Chunk.map(batch, ([claimed]) => claimed)))),
-            (exit) =>
-              Effect.forEach(
-                batch,
-                ([claimed, done]) =>
-                  Deferred.done(
-                    done,
-                    Exit.map(exit, (ids) => ids.includes(claimed.job.id))
-                  ),
-                { discard: true }
-              )
-          )
-        ),
-        Effect.forever,
-        Effect.forkScoped
+      // Successful jobs are completed in batches: one statement for all the jobs that finished while the previous
+      // one ran (two at a time), instead of one per job. The batcher outlives the handlers (closed after the set
+      // below).
+      const complete = yield* Batcher.make(
+        (batch: ReadonlyArray<ClaimedJob>) =>
+          Effect.map(jobs.completeAll(batch), (ids) => {
+            const completed = new Set(ids)
+            return batch.map((claimed) => completed.has(claimed.job.id))
+          }),
+        { maxBatchSize: batchSize, concurrency: 2 }
       )
-      const complete = (claimed: ClaimedJob) =>
-        Effect.flatMap(Deferred.make<boolean, StoreFailure.StoreFailure>(), (done) =>
-          Effect.zipRight(Queue.offer(completions, [claimed, done]), Deferred.await(done))
-        )
 
       const running = yield* FiberSet.make<void, never>()
       // Finalizers run in reverse: this one, added after the set, waits for running handlers before the set's own
@@ -242,10 +225,10 @@ export const run = <R>(
           )
         )
 
-      // While a backlog lasts (the last claim got all it asked for), a worker claims once a quarter of its slots
+      // While a backlog lasts (the last claim got all it asked for), a worker claims once an eighth of its slots
       // (or of a batch) is free rather than for each slot that frees: a claim costs the store about as much for one
       // job as for 64, so claims stay large under load. Without a backlog any free slot is filled at once.
-      const backlogThreshold = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 4))
+      const backlogThreshold = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 8))
       let backlog = false
       const claimThreshold = () => (backlog ? backlogThreshold : 1)
 
