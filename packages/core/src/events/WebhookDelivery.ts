@@ -6,7 +6,8 @@ export const WebhookDeliveryId = ResourceId.make("WebhookDelivery")
 export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 
 /**
- * Where a delivery stands: `PENDING` waits for its first attempt (or a manual redelivery); `DELIVERED` got a 2xx or a
+ * Where a delivery stands (a delivery is stored with its first attempt): `PENDING` waits for the attempt a manual
+ * redelivery asked for; `DELIVERED` got a 2xx or a
  * 409 (the receiver already had it); `FAILED` got anything else and retries at `nextAttemptAt`; `DEAD` gave up
  * after the retry window.
  */

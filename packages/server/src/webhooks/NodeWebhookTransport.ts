@@ -117,6 +117,7 @@ export const makeClosable = (
       const body = Buffer.from(request.body, "utf8")
       const secure = url.protocol === "https:"
       let settled = false
+      let answered = false
       let outgoing: http.ClientRequest | undefined
       const settle = (outcome: Effect.Effect<WebhookTransport.WebhookResponse, Failure>) => {
         if (settled) return
@@ -144,13 +145,14 @@ export const makeClosable = (
         })
         outgoing = current
         current.on("error", (error) => {
-          if (pooled && current.reusedSocket && isStale(error) && !settled) send(false)
+          if (pooled && current.reusedSocket && !answered && !settled && isStale(error)) send(false)
           else settle(fail("connection_failed", error.message))
         })
         current.on("response", (response) => respond(response))
         current.end(body)
       }
       const respond = (response: http.IncomingMessage) => {
+        answered = true
         const chunks: Array<Buffer> = []
         let length = 0
         const finish = () =>
