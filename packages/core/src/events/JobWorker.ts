@@ -1,11 +1,11 @@
 import {
   Cause,
-  Chunk,
+  Clock,
   DateTime,
-  Deferred,
   Duration,
   Effect,
   Exit,
+  Fiber,
   FiberSet,
   Option,
   Queue,
@@ -13,8 +13,9 @@ import {
   Stream
 } from "effect"
 import { PlatformTime, type StoreFailure } from "../kernel/index.js"
-import type { ClaimedJob } from "./Job.js"
+import type { ClaimedJob, JobId } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
+import * as Batcher from "./internal/Batcher.js"
 import * as JobHandler from "./JobHandler.js"
 import { Jobs } from "./Jobs.js"
 
@@ -78,7 +79,7 @@ export const run = <R>(
       const lease = Duration.decode(options.lease)
       // A handler stops before its lease ends, so that its job is settled before anyone (this worker included) may
       // claim it again.
-      const handlerBudget = Duration.times(lease, handlerShareOfLease)
+      const handlerBudgetMillis = Duration.toMillis(Duration.times(lease, handlerShareOfLease))
       const maxIdle = Duration.decode(options.maxIdle ?? Duration.seconds(30))
 
       // One pending signal at most: a wakeup or a freed slot arriving while the worker is busy is kept, not lost.
@@ -92,33 +93,17 @@ export const run = <R>(
       // subscription is missed.
       yield* Effect.yieldNow()
 
-      // Successful jobs are completed in batches by one fiber: one statement for all the jobs that finished since
-      // the last one, instead of one per job. It outlives the handlers (closed after the set below).
-      const completions =
-        yield* Queue.unbounded<readonly [ClaimedJob, Deferred.Deferred<boolean, StoreFailure.StoreFailure>]>()
-      yield* Queue.takeBetween(completions, 1, batchSize).pipe(
-        Effect.flatMap((batch) =>
-          Effect.flatMap(
-            Effect.exit(jobs.completeAll(Chunk.toReadonlyArray(Chunk.map(batch, ([claimed]) => claimed)))),
-            (exit) =>
-              Effect.forEach(
-                batch,
-                ([claimed, done]) =>
-                  Deferred.done(
-                    done,
-                    Exit.map(exit, (ids) => ids.includes(claimed.job.id))
-                  ),
-                { discard: true }
-              )
-          )
-        ),
-        Effect.forever,
-        Effect.forkScoped
+      // Successful jobs are completed in batches: one statement for all the jobs that finished while the previous
+      // one ran (two at a time), instead of one per job. The batcher outlives the handlers (closed after the set
+      // below).
+      const complete = yield* Batcher.make(
+        (batch: ReadonlyArray<ClaimedJob>) =>
+          Effect.map(jobs.completeAll(batch), (ids) => {
+            const completed = new Set(ids)
+            return batch.map((claimed) => completed.has(claimed.job.id))
+          }),
+        { maxBatchSize: batchSize, concurrency: 2 }
       )
-      const complete = (claimed: ClaimedJob) =>
-        Effect.flatMap(Deferred.make<boolean, StoreFailure.StoreFailure>(), (done) =>
-          Effect.zipRight(Queue.offer(completions, [claimed, done]), Deferred.await(done))
-        )
 
       const running = yield* FiberSet.make<void, never>()
       // Finalizers run in reverse: this one, added after the set, waits for running handlers before the set's own
@@ -176,25 +161,53 @@ export const run = <R>(
         })
       }
 
+      // The lease budget of running handlers is kept by one watchdog fiber rather than a timeout (two fibers and a
+      // timer) per job: it sleeps until the oldest handler's deadline (handlers start in deadline order, the budget
+      // being the same for all) and interrupts the handlers past theirs, marking them so that their attempt counts
+      // as failed rather than released. Deadlines are on this worker's clock, read when the job was claimed.
+      const budgets = new Map<JobId, { readonly deadlineMillis: number; readonly fiber: Fiber.RuntimeFiber<void> }>()
+      const overran = new Set<JobId>()
+      const budgetStarted = yield* Queue.sliding<void>(1)
+      yield* Effect.gen(function* () {
+        const oldest = budgets.entries().next()
+        if (oldest.done === true) return yield* Queue.take(budgetStarted)
+        const [id, { deadlineMillis, fiber }] = oldest.value
+        const now = yield* Clock.currentTimeMillis
+        if (deadlineMillis > now) return yield* Effect.sleep(Duration.millis(deadlineMillis - now))
+        budgets.delete(id)
+        overran.add(id)
+        yield* Fiber.interruptFork(fiber)
+      }).pipe(Effect.forever, Effect.forkScoped)
+
       // Runs one claimed job to its settlement. The settlement itself cannot be interrupted, so a job whose handler
       // is interrupted (shutdown) is always released.
-      const execute = (claimed: ClaimedJob): Effect.Effect<void, never, R> =>
+      const execute = (claimed: ClaimedJob, deadlineMillis: number): Effect.Effect<void, never, R> =>
         Effect.uninterruptibleMask((restore) => {
-          const handler = byKind.get(claimed.job.kind)
+          const { id, kind } = claimed.job
+          const handler = byKind.get(kind)
           if (handler === undefined) {
             return failed(
               claimed,
               JobHandler.defaultRetryPolicy,
-              JobFailed.permanent(`no handler runs jobs of kind "${claimed.job.kind}"`)
+              JobFailed.permanent(`no handler runs jobs of kind "${kind}"`)
             )
           }
-          return restore(
-            handler
-              .handle(claimed.job)
-              .pipe(Effect.timeoutFail({ duration: handlerBudget, onTimeout: () => JobFailed.retry(leaseOverrun) }))
-          ).pipe(
+          return Effect.withFiberRuntime<void>((fiber) => {
+            if (budgets.size === 0) budgetStarted.unsafeOffer(undefined)
+            budgets.set(id, { deadlineMillis, fiber })
+            return Effect.void
+          }).pipe(
+            Effect.zipRight(restore(handler.handle(claimed.job))),
             Effect.exit,
-            Effect.flatMap((exit) => settle(claimed, handler.retry, exit))
+            Effect.flatMap((exit) => {
+              budgets.delete(id)
+              // Interrupted by the watchdog (and by nothing else): the attempt failed for taking too long.
+              const outcome =
+                Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause) && overran.has(id)
+                  ? Exit.fail(JobFailed.retry(leaseOverrun))
+                  : exit
+              return settle(claimed, handler.retry, outcome)
+            })
           )
         }).pipe(
           // The job and its settlement run at its platform's time: what it records, and the retry time it computes.
@@ -206,20 +219,34 @@ export const run = <R>(
           ),
           Effect.ensuring(
             Effect.zipRight(
-              Effect.sync(() => void inFlight--),
+              Effect.sync(() => {
+                inFlight--
+                budgets.delete(claimed.job.id)
+                overran.delete(claimed.job.id)
+              }),
               poke
             )
           )
         )
 
+      // While a backlog lasts (the last claim got all it asked for), a worker claims once an eighth of its slots
+      // (or of a batch) is free rather than for each slot that frees: a claim costs the store about as much for one
+      // job as for 64, so claims stay large under load. Without a backlog any free slot is filled at once.
+      const backlogThreshold = Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 8))
+      let backlog = false
+      const claimThreshold = () => (backlog ? backlogThreshold : 1)
+
       // Claims what fits in the free slots and starts it; answers how many were claimed of how many asked.
       const claimDue = Effect.gen(function* () {
         const limit = Math.min(batchSize, concurrency - inFlight)
-        if (limit <= 0) return { claimed: 0, limit }
-        const claimed = yield* jobs.claim({ limit, now: yield* DateTime.now, lease })
+        if (limit < claimThreshold()) return { claimed: 0, limit: 0 }
+        const now = yield* DateTime.now
+        const claimed = yield* jobs.claim({ limit, now, lease })
+        backlog = claimed.length === limit
+        const deadlineMillis = DateTime.toEpochMillis(now) + handlerBudgetMillis
         for (const job of claimed) {
           inFlight++
-          yield* FiberSet.run(running, execute(job))
+          yield* FiberSet.run(running, execute(job, deadlineMillis))
         }
         return { claimed: claimed.length, limit }
       })
@@ -227,7 +254,8 @@ export const run = <R>(
       // Waits for a signal, or for the next due time (capped by `maxIdle`).
       const idle = (claimed: number) =>
         Effect.gen(function* () {
-          if (inFlight >= concurrency) return yield* Queue.take(signal)
+          // Running handlers signal as each ends: wait for enough free slots before asking the store again.
+          if (concurrency - inFlight < claimThreshold()) return yield* Queue.take(signal)
           const nextDueAt = yield* jobs.nextDueAt
           const now = yield* DateTime.now
           const untilDue = Option.match(nextDueAt, {

@@ -6,7 +6,8 @@ export const WebhookDeliveryId = ResourceId.make("WebhookDelivery")
 export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 
 /**
- * Where a delivery stands: `PENDING` waits for its first attempt (or a manual redelivery); `DELIVERED` got a 2xx or a
+ * Where a delivery stands (a delivery is stored with its first attempt): `PENDING` waits for the attempt a manual
+ * redelivery asked for; `DELIVERED` got a 2xx or a
  * 409 (the receiver already had it); `FAILED` got anything else and retries at `nextAttemptAt`; `DEAD` gave up
  * after the retry window.
  */
@@ -33,26 +34,32 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
   updatedAt: Schema.DateTimeUtc
 }) {}
 
-/** A new, not yet attempted delivery of `event` to `url`, due at once. */
+/**
+ * A new, not yet attempted delivery of `event` to `url`, due at once. Built without the constructor's validation:
+ * its fields are the event's, `url` and `now`, which their types already constrain (this runs for every delivery).
+ */
 export const pending = (
   id: WebhookDeliveryId,
   event: DomainEvent.DomainEvent,
   url: string,
   now: DateTime.Utc
 ): WebhookDelivery =>
-  new WebhookDelivery({
-    id,
-    platformId: event.platformId,
-    eventId: event.id,
-    eventType: event.type,
-    url,
-    status: "PENDING",
-    attempts: 0,
-    nextAttemptAt: now,
-    retriesSince: now,
-    createdAt: now,
-    updatedAt: now
-  })
+  new WebhookDelivery(
+    {
+      id,
+      platformId: event.platformId,
+      eventId: event.id,
+      eventType: event.type,
+      url,
+      status: "PENDING",
+      attempts: 0,
+      nextAttemptAt: now,
+      retriesSince: now,
+      createdAt: now,
+      updatedAt: now
+    },
+    { disableValidation: true }
+  )
 
 /** The guard of a delivery update: the status and attempt count the update was computed from. */
 export interface Expected {

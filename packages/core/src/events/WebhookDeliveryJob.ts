@@ -21,6 +21,8 @@ export const newJob = (
   deduplicationKey: string = eventId
 ): NewJob => ({ kind, payload: { eventId }, platformId, dueAt, deduplicationKey })
 
+const decodeEventId = Schema.decodeUnknownOption(DomainEvent.EventId)
+
 /**
  * Runs one delivery attempt (`WebhookDispatch.attempt`) and settles the job from its outcome: delivered, given up
  * or nothing to do completes it; a failed attempt is retried at the time the webhook retry schedule chose (every
@@ -33,7 +35,7 @@ export const handler = JobHandler.make({
   retry: { maxAttempts: 1_000, backoffBase: "5 seconds", backoffCap: "30 minutes" },
   handle: (job) =>
     Effect.gen(function* () {
-      const eventId = Schema.decodeUnknownOption(DomainEvent.EventId)(job.payload["eventId"])
+      const eventId = decodeEventId(job.payload["eventId"])
       if (Option.isNone(eventId)) return yield* JobErrors.JobFailed.permanent("the job names no event")
       const outcome = yield* (yield* WebhookDispatch)
         .attempt(eventId.value)

@@ -2,7 +2,6 @@ import { Duration, Effect, Layer } from "effect"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
-import type { LookupFunction } from "node:net"
 import { performance } from "node:perf_hooks"
 import ipaddr from "ipaddr.js"
 import { WebhookTransport } from "@payrail/core"
@@ -32,20 +31,20 @@ export interface Options {
   readonly maxResponseBytes?: number
 }
 
-// A `lookup` that answers only the address already checked, so the connection goes exactly there whatever the
-// resolver would answer now (a DNS rebind between the check and the connection changes nothing).
-const pinned =
-  (address: LookupAddress): LookupFunction =>
-  (_hostname, options, callback) => {
-    if (options.all) callback(null, [address])
-    else callback(null, address.address, address.family)
-  }
-
 const literalAddress = (hostname: string): LookupAddress | undefined => {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname
   if (!ipaddr.isValid(bare)) return undefined
   return { address: bare, family: ipaddr.parse(bare).kind() === "ipv6" ? 6 : 4 }
 }
+
+// How long an idle connection to a receiver is kept for the next webhook. Receivers close idle connections too
+// (Node's server after 5 s): a shorter wait, and the server's `Keep-Alive: timeout=` hint, which Node's agent
+// honours, make a reused connection that the receiver is closing at that moment rare; it is retried once anyway.
+const idleConnectionMillis = 4_000
+
+// A failure of a reused connection before any answer came: the receiver closed it while idle, not a refusal.
+const staleConnectionCodes = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"])
+const isStale = (error: Error): boolean => "code" in error && staleConnectionCodes.has(String(error.code))
 
 /**
  * `WebhookTransport` on Node's `http`/`https`. It parses the URL, resolves the host itself and, for a `PRODUCTION`
@@ -53,8 +52,16 @@ const literalAddress = (hostname: string): LookupAddress | undefined => {
  * unicast (`AddressPolicy`); then it connects to the checked address only. `SANDBOX` platforms may use http and any
  * address. Redirects are never followed; the response body is read up to `maxResponseBytes` and the connection then
  * dropped; the whole exchange is bounded by `timeout` (wall clock).
+ *
+ * Connections are kept alive and reused (idle for at most 4 s), pooled by the checked address (with the TLS server
+ * name): a request connects to the IP address it checked, with the URL's host in `Host` and in TLS's SNI and
+ * certificate check, so a pooled connection always leads to an address that passed the check of a request that
+ * resolved the same name to it. A reused connection that fails before any answer (the receiver closed it while
+ * idle) is retried once on a new connection within the same timeout. `close` ends the idle connections.
  */
-export const make = (options: Options = {}): WebhookTransport.WebhookTransport["Type"] => {
+export const makeClosable = (
+  options: Options = {}
+): { readonly transport: WebhookTransport.WebhookTransport["Type"]; readonly close: () => void } => {
   const resolve = options.resolve ?? systemResolve
   const timeoutMillis = Duration.toMillis(options.timeout ?? WebhookTransport.timeout)
   const maxBytes = options.maxResponseBytes ?? WebhookTransport.maxResponseBytes
@@ -95,6 +102,11 @@ export const make = (options: Options = {}): WebhookTransport.WebhookTransport["
       return { url, address: first }
     })
 
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, timeout: idleConnectionMillis }),
+    "https:": new https.Agent({ keepAlive: true, timeout: idleConnectionMillis })
+  }
+
   const exchange = (
     request: WebhookTransport.WebhookRequest,
     url: URL,
@@ -103,26 +115,44 @@ export const make = (options: Options = {}): WebhookTransport.WebhookTransport["
     Effect.async<WebhookTransport.WebhookResponse, Failure>((resume) => {
       const started = performance.now()
       const body = Buffer.from(request.body, "utf8")
-      const client = url.protocol === "https:" ? https : http
+      const secure = url.protocol === "https:"
       let settled = false
+      let answered = false
+      let outgoing: http.ClientRequest | undefined
       const settle = (outcome: Effect.Effect<WebhookTransport.WebhookResponse, Failure>) => {
         if (settled) return
         settled = true
         clearTimeout(timer)
         resume(outcome)
       }
-      const outgoing = client.request(url, {
-        method: "POST",
-        headers: { ...request.headers, "content-length": String(body.length) },
-        lookup: pinned(address),
-        agent: false
-      })
       const timer = setTimeout(() => {
         settle(fail("timeout", `No complete answer within ${timeoutMillis} ms`))
-        outgoing.destroy()
+        outgoing?.destroy()
       }, timeoutMillis)
-      outgoing.on("error", (error) => settle(fail("connection_failed", error.message)))
-      outgoing.on("response", (response) => {
+      // Connects to the checked address itself (no lookup at all); the name goes in `Host` and, over TLS, in SNI
+      // and the certificate check (`servername`; none for an IP literal, which SNI does not carry).
+      const send = (pooled: boolean) => {
+        const current = (secure ? https : http).request({
+          protocol: url.protocol,
+          host: address.address,
+          family: address.family,
+          port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+          path: `${url.pathname}${url.search}`,
+          method: "POST",
+          headers: { ...request.headers, host: url.host, "content-length": String(body.length) },
+          ...(secure && literalAddress(url.hostname) === undefined ? { servername: url.hostname } : {}),
+          agent: pooled ? agents[secure ? "https:" : "http:"] : false
+        })
+        outgoing = current
+        current.on("error", (error) => {
+          if (pooled && current.reusedSocket && !answered && !settled && isStale(error)) send(false)
+          else settle(fail("connection_failed", error.message))
+        })
+        current.on("response", (response) => respond(response))
+        current.end(body)
+      }
+      const respond = (response: http.IncomingMessage) => {
+        answered = true
         const chunks: Array<Buffer> = []
         let length = 0
         const finish = () =>
@@ -146,23 +176,43 @@ export const make = (options: Options = {}): WebhookTransport.WebhookTransport["
         })
         response.on("end", finish)
         response.on("error", (error) => settle(fail("connection_failed", error.message)))
-      })
-      outgoing.end(body)
+      }
+      send(true)
       return Effect.sync(() => {
         settled = true
         clearTimeout(timer)
-        outgoing.destroy()
+        outgoing?.destroy()
       })
     })
 
   return {
-    send: (request) =>
-      Effect.flatMap(target(request), ({ address, url }) => exchange(request, url, address)).pipe(
-        Effect.withSpan("NodeWebhookTransport.send")
-      )
+    transport: {
+      // No span of its own: it runs inside the attempt's (`WebhookDispatch.attempt`), thousands of times a second.
+      send: (request) => Effect.flatMap(target(request), ({ address, url }) => exchange(request, url, address))
+    },
+    close: () => {
+      agents["http:"].destroy()
+      agents["https:"].destroy()
+    }
   }
 }
 
-/** `NodeWebhookTransport.make()` as a layer: the reference server's transport. */
+/**
+ * The transport of `makeClosable`, for a caller that never closes it: its idle connections do not keep the process
+ * alive and end after 4 s.
+ */
+export const make = (options: Options = {}): WebhookTransport.WebhookTransport["Type"] =>
+  makeClosable(options).transport
+
+/** `NodeWebhookTransport` as a layer: the reference server's transport; releasing it ends the idle connections. */
 export const layer = (options: Options = {}): Layer.Layer<WebhookTransport.WebhookTransport> =>
-  Layer.succeed(WebhookTransport.WebhookTransport, make(options))
+  Layer.scoped(
+    WebhookTransport.WebhookTransport,
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => makeClosable(options)),
+        ({ close }) => Effect.sync(close)
+      ),
+      ({ transport }) => transport
+    )
+  )

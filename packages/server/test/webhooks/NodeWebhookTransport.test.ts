@@ -10,6 +10,7 @@ import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.j
 const requested: Array<string> = []
 let server: Server
 let port = 0
+let connections = 0
 
 const handle = (request: IncomingMessage, response: ServerResponse) => {
   requested.push(request.url ?? "")
@@ -46,6 +47,7 @@ const handle = (request: IncomingMessage, response: ServerResponse) => {
 
 beforeAll(async () => {
   server = createServer(handle)
+  server.on("connection", () => void connections++)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   port = (server.address() as AddressInfo).port
 })
@@ -162,5 +164,69 @@ describe("NodeWebhookTransport", () => {
       expect(refusedWith(yield* send(`http://127.0.0.1:${port}/silent`))?.kind).toBe("timeout")
       expect(refusedWith(yield* send("http://127.0.0.1:1/ok"))?.kind).toBe("connection_failed")
     })
+  )
+  it.effect("keeps one connection to a receiver alive for consecutive webhooks", () =>
+    Effect.gen(function* () {
+      const keeping = NodeWebhookTransport.make()
+      const before = connections
+      for (let index = 0; index < 3; index++) {
+        expect(Either.getOrThrow(yield* send(`http://127.0.0.1:${port}/ok`, "SANDBOX", keeping)).status).toBe(200)
+      }
+      expect(connections - before).toBe(1)
+    })
+  )
+
+  it.effect("never sends over a kept-alive connection to an address the name no longer resolves to", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      // The same name first resolves to the loopback receiver, then elsewhere: the connection kept from the first
+      // webhook leads to the old address and must not carry the second.
+      const moving = NodeWebhookTransport.make({
+        timeout: Duration.millis(300),
+        resolve: () => {
+          calls++
+          return Promise.resolve([{ address: calls === 1 ? "127.0.0.1" : "10.9.9.9", family: 4 }])
+        }
+      })
+      const before = requested.length
+      expect(Either.getOrThrow(yield* send(`http://moving.test:${port}/ok`, "SANDBOX", moving)).status).toBe(200)
+      const second = refusedWith(yield* send(`http://moving.test:${port}/ok`, "SANDBOX", moving))
+      expect(["timeout", "connection_failed"]).toContain(second?.kind)
+      expect(requested.length - before).toBe(1)
+    })
+  )
+
+  it.effect("sends again on a new connection when the receiver closed the kept-alive one meanwhile", () =>
+    Effect.gen(function* () {
+      // This receiver answers the first request of each connection and drops the connection on the next one, as
+      // a receiver closing an idle connection at the moment a webhook arrives would.
+      const perSocket = new WeakMap<object, number>()
+      let received = 0
+      const closing = createServer((request, response) => {
+        received++
+        const count = (perSocket.get(request.socket) ?? 0) + 1
+        perSocket.set(request.socket, count)
+        if (count > 1) {
+          request.socket.destroy()
+          return
+        }
+        request.resume()
+        request.on("end", () => response.writeHead(204).end())
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", resolve))),
+        () =>
+          Effect.promise(() => {
+            closing.closeAllConnections()
+            return new Promise((resolve) => closing.close(resolve))
+          })
+      )
+      const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/hooks`
+      const keeping = NodeWebhookTransport.make()
+      expect(Either.getOrThrow(yield* send(url, "SANDBOX", keeping)).status).toBe(204)
+      expect(Either.getOrThrow(yield* send(url, "SANDBOX", keeping)).status).toBe(204)
+      // The first webhook, the second on the kept connection (dropped), and the second again on a new one.
+      expect(received).toBe(3)
+    }).pipe(Effect.scoped)
   )
 })

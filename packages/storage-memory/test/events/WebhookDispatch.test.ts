@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Duration, Effect, Layer, Option, Redacted, Ref, TestClock } from "effect"
+import { DateTime, Deferred, Duration, Effect, Layer, Option, Redacted, Ref, TestClock } from "effect"
 import {
   Domain,
   DomainEvent,
@@ -8,6 +8,7 @@ import {
   Platform,
   Platforms,
   WebhookDeliveries,
+  WebhookDeliveryRepo,
   WebhookDispatch,
   WebhookRetrySchedule,
   WebhookSecretRepo,
@@ -96,6 +97,66 @@ describe("WebhookRetrySchedule", () => {
 })
 
 describe("WebhookDispatch.attempt", () => {
+  it.effect("serves attempts running at once with one read of their sources and one write of their outcomes", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(start)
+      // A receiver that answers once all 12 webhooks have arrived, so the attempts finish together.
+      const sent = yield* Ref.make<ReadonlyArray<WebhookTransport.WebhookRequest>>([])
+      const allArrived = yield* Deferred.make<void>()
+      const transport = Layer.succeed(WebhookTransport.WebhookTransport, {
+        send: (request) =>
+          Effect.gen(function* () {
+            const arrived = yield* Ref.updateAndGet(sent, (all) => [...all, request])
+            if (arrived.length === 12) yield* Deferred.succeed(allArrived, undefined)
+            yield* Deferred.await(allArrived)
+            return { status: 200, latencyMillis: 1, body: "" }
+          })
+      })
+      // The memory repository, counting the requests in each call of its batch methods.
+      const batches = { sources: [] as Array<number>, recorded: [] as Array<number> }
+      const counting = Layer.effect(
+        WebhookDeliveryRepo.WebhookDeliveryRepo,
+        Effect.map(WebhookDeliveryRepo.WebhookDeliveryRepo, (repo) => ({
+          ...repo,
+          sources: (requests) =>
+            Effect.zipRight(
+              Effect.sync(() => batches.sources.push(requests.length)),
+              repo.sources(requests)
+            ),
+          recordAll: (attempts) =>
+            Effect.zipRight(
+              Effect.sync(() => batches.recorded.push(attempts.length)),
+              repo.recordAll(attempts)
+            )
+        }))
+      )
+      const layer = Domain.layer.pipe(
+        Layer.provide(counting),
+        Layer.provide(transport),
+        Layer.provideMerge(StorageMemory.layer),
+        Layer.provide(Sandbox.layer),
+        Layer.provideMerge(Ids.layerDeterministic)
+      )
+      yield* Effect.gen(function* () {
+        const dispatch = yield* WebhookDispatch.WebhookDispatch
+        const platform = yield* withEndpoint("https://receiver.example/hooks")
+        const events = yield* Effect.forEach(Array.from({ length: 12 }), () => appendEvent(platform))
+        const outcomes = yield* Effect.forEach(events, (event) => dispatch.attempt(event.id), {
+          concurrency: "unbounded"
+        })
+        expect(outcomes.map((outcome) => outcome._tag)).toEqual(events.map(() => "Delivered"))
+        expect((yield* Ref.get(sent)).map((request) => request.headers["webhook-id"]).sort()).toEqual(
+          events.map((event) => event.id).sort()
+        )
+        // Each of the 12 was read and recorded once, in at most two statements' worth of calls each.
+        expect(batches.sources.reduce((sum, size) => sum + size, 0)).toBe(12)
+        expect(batches.recorded.reduce((sum, size) => sum + size, 0)).toBe(12)
+        expect(batches.sources.length).toBeLessThanOrEqual(2)
+        expect(batches.recorded.length).toBeLessThanOrEqual(2)
+      }).pipe(Effect.provide(layer))
+    })
+  )
+
   it.effect("retries a 500 at the scheduled time and delivers on the 200 that follows, once", () =>
     run([500, 200], (sent) =>
       Effect.gen(function* () {

@@ -45,19 +45,23 @@ const ClaimedRow = Schema.Struct({
   clock_offset_seconds: Schema.Number
 })
 
+// The row is decoded already: the record's constructor need not validate it again (a claim builds up to 64).
 const toJob = (row: typeof JobRow.Type): Job.Job =>
-  new Job.Job({
-    id: row.id,
-    kind: row.kind,
-    payload: row.payload,
-    ...(row.platform_id === null ? {} : { platformId: row.platform_id }),
-    status: row.status,
-    dueAt: row.due_at,
-    attempts: row.attempts,
-    ...(row.last_error === null ? {} : { lastError: row.last_error }),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at
-  })
+  new Job.Job(
+    {
+      id: row.id,
+      kind: row.kind,
+      payload: row.payload,
+      ...(row.platform_id === null ? {} : { platformId: row.platform_id }),
+      status: row.status,
+      dueAt: row.due_at,
+      attempts: row.attempts,
+      ...(row.last_error === null ? {} : { lastError: row.last_error }),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at
+    },
+    { disableValidation: true }
+  )
 
 const columns = "id, kind, payload, platform_id, status, due_at, attempts, last_error, created_at, updated_at"
 

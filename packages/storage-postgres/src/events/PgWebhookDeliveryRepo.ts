@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Errors, Page, Platform, WebhookDelivery, WebhookDeliveryRepo } from "@payrail/core"
-import { type Context, Effect, Layer, Option, Schema } from "effect"
+import { DomainEvent, Errors, Page, Platform, WebhookDelivery, WebhookDeliveryRepo } from "@payrail/core"
+import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record, Returned } from "../internal/rows.js"
@@ -12,6 +12,36 @@ const Delivery = WebhookDelivery.WebhookDelivery
 const Filter = Schema.Struct({
   status: Schema.optional(WebhookDelivery.DeliveryStatus),
   eventType: Schema.optional(Schema.String)
+})
+
+const { fields: eventFields } = DomainEvent.DomainEvent
+
+/** A row of the attempt-source read: the event, its platform's endpoint and active secrets, its delivery if any. */
+const SourceRow = Schema.Struct({
+  ord: Schema.Int,
+  id: eventFields.id,
+  platform_id: eventFields.platformId,
+  type: eventFields.type,
+  timestamp: Schema.DateTimeUtcFromDate,
+  data: eventFields.data,
+  url: Schema.NullOr(Schema.String),
+  environment: Schema.NullOr(Platform.Environment),
+  secrets: Schema.Array(Schema.String),
+  delivery: Schema.NullOr(Delivery)
+})
+
+// The row is decoded already: the event's constructor need not validate it (and its data) again.
+const toSource = (row: typeof SourceRow.Type): WebhookDeliveryRepo.AttemptSource => ({
+  event: new DomainEvent.DomainEvent(
+    { id: row.id, platformId: row.platform_id, type: row.type, timestamp: row.timestamp, data: row.data },
+    { disableValidation: true }
+  ),
+  endpoint:
+    row.url === null || row.environment === null
+      ? Option.none()
+      : Option.some({ url: row.url, environment: row.environment }),
+  secrets: row.secrets.map((secret) => Redacted.make(secret)),
+  delivery: Option.fromNullable(row.delivery)
 })
 
 const Listing = Schema.Struct({ platformId: Platform.PlatformId, filter: Filter, page: PageRequest })
@@ -67,6 +97,63 @@ export const make: Effect.Effect<
       )
   })
 
+  // The requests travel as one JSON parameter (both drivers bind text the same way); `ord` puts the answers back
+  // in the order asked. The endpoint is the platform's as stored now; the secrets are those active at each
+  // request's `now`. Each lookup is a LATERAL subquery with `LIMIT 1` (each finds one row at most), which the
+  // planner cannot flatten into a join: it stays an index probe per request whatever the planner guesses of the
+  // JSON's row count (as a join it chose a hash join over the whole outbox).
+  const sources = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: SourceRow,
+    execute: (requests) => sql`SELECT r.ord, e.id, e.platform_id, e.type, e.timestamp, e.data, p.url, p.environment,
+        ARRAY(SELECT s.secret FROM webhook_secrets s
+              WHERE s.platform_id = e.platform_id AND (s.expires_at IS NULL OR s.expires_at > r.now)
+              ORDER BY s.seq DESC) AS secrets,
+        d.record AS delivery
+      FROM jsonb_to_recordset(${requests}::jsonb) AS r(ord int, event_id text, now timestamptz)
+      CROSS JOIN LATERAL (
+        SELECT id, platform_id, type, timestamp, data FROM outbox WHERE outbox.id = r.event_id LIMIT 1
+      ) AS e
+      LEFT JOIN LATERAL (
+        SELECT record->'config'->>'webhookEndpoint' AS url, record->>'environment' AS environment
+          FROM platforms WHERE platforms.id = e.platform_id LIMIT 1
+      ) AS p ON true
+      LEFT JOIN LATERAL (
+        SELECT record FROM webhook_deliveries
+         WHERE webhook_deliveries.event_id = e.id AND md5(webhook_deliveries.url) = md5(p.url) LIMIT 1
+      ) AS d ON true`
+  })
+
+  // New deliveries are inserted unless their pair has one (a concurrent first attempt won); the others are
+  // compare-and-set updates. The positions (`ord`) of the entries written say which applied: of two entries that
+  // update one delivery from one state, only the one the UPDATE used is answered.
+  const recordAll = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ ord: Schema.Int }),
+    execute: (attempts) => sql`WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${attempts}::jsonb) AS i(ord int, id text, platform_id text, event_id text,
+            url text, event_type text, status text, attempts int, record jsonb, created_at timestamptz,
+            expected_status text, expected_attempts int)
+        ), inserted AS (
+          INSERT INTO webhook_deliveries (id, platform_id, event_id, url, event_type, status, attempts, record,
+            created_at)
+          SELECT id, platform_id, event_id, url, event_type, status, attempts, record, created_at
+            FROM input WHERE expected_status IS NULL
+          ON CONFLICT (event_id, md5(url)) DO NOTHING
+          RETURNING id
+        ), updated AS (
+          UPDATE webhook_deliveries AS d SET status = i.status, attempts = i.attempts, record = i.record
+            FROM input AS i
+           WHERE i.expected_status IS NOT NULL AND d.id = i.id AND d.platform_id = i.platform_id
+             AND d.status = i.expected_status AND d.attempts = i.expected_attempts
+          RETURNING i.ord
+        )
+        SELECT i.ord FROM inserted JOIN input AS i ON i.id = inserted.id AND i.expected_status IS NULL
+        UNION ALL SELECT ord FROM updated`
+  })
+
+  const encodeDelivery = Schema.encode(Delivery)
+
   const findById = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, id: Schema.String }),
     Result: record(Delivery),
@@ -106,6 +193,39 @@ export const make: Effect.Effect<
       }).pipe(Effect.mapError(wrap("webhook_deliveries.open"))),
     update: (next, expected) =>
       update({ next, ...expected }).pipe(Effect.map(Option.isSome), Effect.mapError(wrap("webhook_deliveries.update"))),
+    sources: (requests) =>
+      Effect.gen(function* () {
+        if (!Arr.isNonEmptyReadonlyArray(requests)) return []
+        const json = yield* jsonText(
+          requests.map((request, ord) => ({ ord, event_id: request.eventId, now: DateTime.formatIso(request.now) }))
+        )
+        // An id that cannot be stored (a NUL byte) names no event; it is left out rather than sent.
+        const rows = requests.every((request) => storable(request.eventId)) ? yield* sources(json) : []
+        const byOrd = new Map(rows.map((row) => [row.ord, row]))
+        return requests.map((_, ord) => Option.map(Option.fromNullable(byOrd.get(ord)), toSource))
+      }).pipe(Effect.mapError(wrap("webhook_deliveries.sources"))),
+    recordAll: (attempts) =>
+      Effect.gen(function* () {
+        if (!Arr.isNonEmptyReadonlyArray(attempts)) return []
+        const rows = yield* Effect.forEach(attempts, ({ expected, next }, ord) =>
+          Effect.map(encodeDelivery(next), (record) => ({
+            ord,
+            id: next.id,
+            platform_id: next.platformId,
+            event_id: next.eventId,
+            url: next.url,
+            event_type: next.eventType,
+            status: next.status,
+            attempts: next.attempts,
+            record,
+            created_at: DateTime.formatIso(next.createdAt),
+            expected_status: Option.match(expected, { onNone: () => null, onSome: (guard) => guard.status }),
+            expected_attempts: Option.match(expected, { onNone: () => null, onSome: (guard) => guard.attempts })
+          }))
+        )
+        const written = new Set((yield* recordAll(yield* jsonText(rows))).map(({ ord }) => ord))
+        return attempts.map((_, ord) => written.has(ord))
+      }).pipe(Effect.mapError(wrap("webhook_deliveries.recordAll"))),
     findById: (platformId, id) =>
       storable(id)
         ? findById({ platformId, id }).pipe(Effect.mapError(wrap("webhook_deliveries.findById")))

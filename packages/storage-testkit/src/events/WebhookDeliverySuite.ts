@@ -4,7 +4,8 @@ import {
   DomainEvent,
   Outbox,
   Page,
-  type Platform,
+  Platform,
+  PlatformRepo,
   WebhookDelivery,
   WebhookDeliveryRepo,
   WebhookSecret,
@@ -43,6 +44,37 @@ const secret = (platformId: Platform.PlatformId, offsetMillis: number) =>
   })
 
 const hour = 3_600_000
+
+const endpointUrl = "https://receiver.example/hooks"
+
+// A production platform whose webhooks go to `endpointUrl`.
+const insertReceivingPlatform = Effect.gen(function* () {
+  const base = Fixtures.platform("Receiving")
+  const platform = new Platform.Platform({
+    ...base,
+    environment: "PRODUCTION",
+    config: new Platform.PlatformConfig({ ...base.config, webhookEndpoint: endpointUrl })
+  })
+  yield* (yield* PlatformRepo.PlatformRepo).insert(platform)
+  return platform
+})
+
+// The first attempt's outcome for `event`: a delivered delivery with a fresh id.
+const firstAttempt = (event: DomainEvent.DomainEvent, status: WebhookDelivery.DeliveryStatus = "DELIVERED") =>
+  new WebhookDelivery.WebhookDelivery({
+    ...WebhookDelivery.pending(
+      WebhookDelivery.WebhookDeliveryId.make(`WebhookDelivery:${uuid()}`),
+      event,
+      endpointUrl,
+      Fixtures.at(0)
+    ),
+    status,
+    attempts: 1,
+    lastResponseStatus: status === "DELIVERED" ? 200 : 500,
+    lastLatencyMillis: 3,
+    lastAttemptAt: Fixtures.at(0),
+    nextAttemptAt: status === "FAILED" ? Fixtures.at(5_000) : undefined
+  })
 
 const firstPage = { limit: 20, after: Option.none() }
 
@@ -179,6 +211,101 @@ export const register = (it: Methods) => {
       expect(both.data.map((found) => found.id)).toEqual([opened[3]!.id])
       expect((yield* repo.list(platform.id, { eventType: "NO\u0000SUCH" }, firstPage)).data).toEqual([])
     })
+  )
+
+  it.effect("reads the sources of many attempts at once: event, endpoint, secrets active at each time, delivery", () =>
+    Effect.gen(function* () {
+      const repo = yield* WebhookDeliveryRepo.WebhookDeliveryRepo
+      const outbox = yield* Outbox.Outbox
+      const secrets = yield* WebhookSecretRepo.WebhookSecretRepo
+      const receiving = yield* insertReceivingPlatform
+      const silent = yield* Fixtures.insertPlatform
+      const first = secret(receiving.id, 0)
+      const second = secret(receiving.id, hour)
+      yield* secrets.rotate(first, Fixtures.at(0))
+      yield* secrets.rotate(second, Fixtures.at(2 * hour))
+      const delivered = event(receiving.id, "A.DELIVERED")
+      const fresh = event(receiving.id, "B.FRESH")
+      const elsewhere = event(silent.id)
+      yield* outbox.appendAll([delivered, fresh, elsewhere])
+      const stored = firstAttempt(delivered)
+      expect(yield* repo.recordAll([{ next: stored, expected: Option.none() }])).toEqual([true])
+
+      const missing = DomainEvent.EventId.make(`Webhook:${uuid()}`)
+      const found = yield* repo.sources([
+        { eventId: fresh.id, now: Fixtures.at(hour + 1) },
+        { eventId: missing, now: Fixtures.at(0) },
+        { eventId: delivered.id, now: Fixtures.at(3 * hour) },
+        { eventId: elsewhere.id, now: Fixtures.at(0) }
+      ])
+      expect(found).toHaveLength(4)
+      const [forFresh, forMissing, forDelivered, forElsewhere] = found.map(Option.getOrUndefined)
+      expect(forMissing).toBeUndefined()
+      expect(forFresh?.event).toEqual(fresh)
+      expect(forFresh?.endpoint).toEqual(Option.some({ url: endpointUrl, environment: "PRODUCTION" }))
+      expect(forFresh?.delivery).toEqual(Option.none())
+      // Newest first, and only those active at the request's own time.
+      expect(forFresh?.secrets.map(Redacted.value)).toEqual([second, first].map((one) => Redacted.value(one.secret)))
+      expect(forDelivered?.secrets.map(Redacted.value)).toEqual([Redacted.value(second.secret)])
+      expect(forDelivered?.event).toEqual(delivered)
+      expect(forDelivered?.delivery).toEqual(Option.some(stored))
+      expect(forElsewhere?.endpoint).toEqual(Option.none())
+      expect(forElsewhere?.secrets).toEqual([])
+      expect(yield* repo.sources([])).toEqual([])
+    })
+  )
+
+  it.effect(
+    "records many outcomes at once: one first attempt per pair, one update per state, none from a stale one",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveryRepo.WebhookDeliveryRepo
+        const outbox = yield* Outbox.Outbox
+        const platform = yield* insertReceivingPlatform
+        const events = Array.from({ length: 3 }, () => event(platform.id))
+        yield* outbox.appendAll(events)
+        const [contended, failing, other] = events as [
+          DomainEvent.DomainEvent,
+          DomainEvent.DomainEvent,
+          DomainEvent.DomainEvent
+        ]
+
+        // Two first attempts of one pair in one call, and 8 more from concurrent calls: exactly one is stored.
+        const rivals = Array.from({ length: 10 }, () => firstAttempt(contended))
+        const inOneCall = yield* repo.recordAll([
+          { next: rivals[0]!, expected: Option.none() },
+          { next: firstAttempt(other), expected: Option.none() },
+          { next: rivals[1]!, expected: Option.none() }
+        ])
+        const concurrent = yield* Effect.forEach(
+          rivals.slice(2),
+          (next) => repo.recordAll([{ next, expected: Option.none() }]),
+          { concurrency: "unbounded" }
+        )
+        expect(inOneCall[1]).toBe(true)
+        expect([inOneCall[0], inOneCall[2], ...concurrent.flat()].filter(Boolean)).toHaveLength(1)
+        const stored = yield* repo.sources([{ eventId: contended.id, now: Fixtures.at(0) }])
+        const winner = Option.getOrUndefined(
+          Option.flatMap(Option.flatten(Option.fromNullable(stored[0])), (s) => s.delivery)
+        )
+        expect(rivals.some((rival) => rival.id === winner?.id)).toBe(true)
+
+        // Updates of a FAILED delivery: of two from its state in one call one applies; a stale guard applies none.
+        const failed = firstAttempt(failing, "FAILED")
+        expect(yield* repo.recordAll([{ next: failed, expected: Option.none() }])).toEqual([true])
+        const retried = (status: WebhookDelivery.DeliveryStatus, lastResponseStatus: number) =>
+          new WebhookDelivery.WebhookDelivery({ ...failed, status, attempts: 2, lastResponseStatus })
+        const guard = Option.some(WebhookDelivery.expectedOf(failed))
+        const applied = yield* repo.recordAll([
+          { next: retried("DELIVERED", 200), expected: guard },
+          { next: retried("DELIVERED", 204), expected: guard }
+        ])
+        expect(applied.filter(Boolean)).toHaveLength(1)
+        const after = yield* repo.findById(platform.id, failed.id)
+        expect(Option.map(after, (found) => found.lastResponseStatus)).toEqual(Option.some(applied[0] ? 200 : 204))
+        expect(yield* repo.recordAll([{ next: retried("DEAD", 500), expected: guard }])).toEqual([false])
+        expect(yield* repo.recordAll([])).toEqual([])
+      })
   )
 
   it.effect("keeps a rotated-out secret active through the overlap only, newest first", () =>
