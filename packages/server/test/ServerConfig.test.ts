@@ -64,9 +64,9 @@ describe("ServerConfig", () => {
 
   it.effect("reads the job worker's concurrency and lease, refusing values out of range", () =>
     Effect.gen(function* () {
-      expect(yield* read({})).toMatchObject({ jobConcurrency: 16, jobLeaseSeconds: 60 })
-      expect(yield* read({ PAYRAIL_JOB_CONCURRENCY: "64", PAYRAIL_JOB_LEASE_SECONDS: "300" })).toMatchObject({
-        jobConcurrency: 64,
+      expect(yield* read({})).toMatchObject({ jobConcurrency: 64, jobLeaseSeconds: 60 })
+      expect(yield* read({ PAYRAIL_JOB_CONCURRENCY: "128", PAYRAIL_JOB_LEASE_SECONDS: "300" })).toMatchObject({
+        jobConcurrency: 128,
         jobLeaseSeconds: 300
       })
       expect(yield* Effect.flip(read({ PAYRAIL_JOB_CONCURRENCY: "0" }))).toBeDefined()
