@@ -20,12 +20,15 @@ export interface PageRequest {
   readonly after: Option.Option<Cursor>
 }
 
-/** One page of a list, in the spec's envelope. `nextCursor` is present exactly when `hasMore` is. */
+/**
+ * One page of a list, in the spec's envelope. `nextCursor` is present exactly when `hasMore` is. `totalCount` is
+ * absent from lists that do not count (those whose tables grow without bound, such as transactions).
+ */
 export interface Page<A> {
   readonly data: ReadonlyArray<A>
   readonly hasMore: boolean
   readonly nextCursor?: string
-  readonly totalCount: number
+  readonly totalCount?: number
 }
 
 /** Default and maximum page sizes of every list. */
@@ -62,12 +65,13 @@ export const fromOverfetch = <A>(
   rows: ReadonlyArray<A>,
   request: PageRequest,
   keyOf: (row: A) => Cursor,
-  totalCount: number
+  totalCount?: number
 ): Page<A> => {
   const data = rows.slice(0, request.limit)
   const last = data[data.length - 1]
   const hasMore = rows.length > request.limit && last !== undefined
-  return hasMore ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), totalCount } : { data, hasMore, totalCount }
+  const counted = totalCount === undefined ? {} : { totalCount }
+  return hasMore ? { data, hasMore, nextCursor: encodeCursor(keyOf(last)), ...counted } : { data, hasMore, ...counted }
 }
 
 /** Whether a row sorts after the cursor in newest-first order, i.e. belongs to the following pages. */
