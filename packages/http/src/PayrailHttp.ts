@@ -8,11 +8,13 @@ import type {
   IdempotencyKeys,
   InternalAccounts,
   PlatformSettings,
+  Quotes,
   SandboxClocks,
   SandboxFunding,
   UnitOfWork,
   WebhookDeliveries,
   WebhookDispatch,
+  Transactions,
   WebhookSecrets
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
@@ -20,6 +22,7 @@ import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/i
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { QuotesHandlers, TransactionsHandlers } from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
@@ -44,6 +47,8 @@ export type Services =
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
   | SandboxClocks.SandboxClocks
+  | Quotes.Quotes
+  | Transactions.Transactions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -81,6 +86,8 @@ export const layer = Layer.mergeAll(
       ConfigHandlers.layer,
       TokensHandlers.layer,
       SandboxClockHandlers.layer,
+      QuotesHandlers.layer,
+      TransactionsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,16 +1,21 @@
 import { Layer } from "effect"
-import type { KycProvider, NameVerificationProvider, OwnershipVerifier } from "@payrail/core"
+import type { KycProvider, NameVerificationProvider, OwnershipVerifier, Rails } from "@payrail/core"
 import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
+import * as SandboxRails from "./SandboxRails.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
-  KycProvider.KycProvider | NameVerificationProvider.NameVerificationProvider | OwnershipVerifier.OwnershipVerifier
+  | KycProvider.KycProvider
+  | NameVerificationProvider.NameVerificationProvider
+  | OwnershipVerifier.OwnershipVerifier
+  | Rails.Rails
 
-/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification and wallet ownership. */
+/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership and the rails. */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
   SandboxNameVerification.layer,
-  SandboxOwnership.layer
+  SandboxOwnership.layer,
+  SandboxRails.layer
 )

@@ -1,4 +1,5 @@
 export * as SandboxKyc from "./SandboxKyc.js"
 export * as SandboxNameVerification from "./SandboxNameVerification.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"
+export * as SandboxRails from "./SandboxRails.js"
 export * as Sandbox from "./Sandbox.js"

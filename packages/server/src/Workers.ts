@@ -4,6 +4,7 @@ import {
   IdempotencyPurgeJob,
   type JobHandler,
   JobWorker,
+  PaymentJobs,
   type Storage,
   WebhookDeliveryJob,
   WebhookTestJob
@@ -21,7 +22,9 @@ export type HandlerServices = Domain.Services | Storage.Services
 export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   WebhookDeliveryJob.handler,
   WebhookTestJob.handler,
-  IdempotencyPurgeJob.handler
+  IdempotencyPurgeJob.handler,
+  PaymentJobs.settlementHandler,
+  PaymentJobs.expiryHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

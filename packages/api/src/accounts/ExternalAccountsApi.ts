@@ -18,7 +18,8 @@ const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
 const { ListResponse, pageParams } = ListQuery
 
-const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
+/** 404 `NOT_FOUND`: no such external account. */
+export const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
 const ExistsBody = wire(ExternalAccountRepo.ExternalAccountExists, 409, "The owner already has this external account")
 const InvalidBankAccountBody = wire(
   NameVerificationProvider.InvalidBankAccount,

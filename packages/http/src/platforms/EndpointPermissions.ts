@@ -41,7 +41,9 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   },
   config: { get: "VIEW", update: "MANAGE" },
   tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" },
-  sandboxClock: { get: "VIEW", advance: "MANAGE" }
+  sandboxClock: { get: "VIEW", advance: "MANAGE" },
+  quotes: { create: "TRANSACT", list: "VIEW", get: "VIEW", execute: "TRANSACT" },
+  transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" }
 }
 
 const byRoute = (() => {

@@ -1,0 +1,114 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest, Timestamp } from "@payrail/core"
+import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
+import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { Authentication } from "../platforms/index.js"
+import * as Pricing from "./PricingErrorBodies.js"
+
+const { wire } = ErrorBody
+const { reportFieldErrors } = FieldErrorReport
+const { ListResponse, pageParams } = ListQuery
+
+/** 404 `QUOTE_NOT_FOUND`. */
+export const QuoteNotFoundBody = wire(PaymentErrors.QuoteNotFound, 404, "No such quote on this platform")
+const QuoteExpiredBody = wire(PaymentErrors.QuoteExpired, 400, "The quote has expired; request a new quote")
+const QuoteTransitionRefusedBody = wire(
+  PaymentErrors.QuoteTransitionRefused,
+  409,
+  "The quote was executed already, or is not pending"
+)
+/** 400 `INSUFFICIENT_FUNDS`: the source's available balance does not cover the quote. */
+export const InsufficientFundsBody = wire(
+  Ledger.InsufficientFunds,
+  400,
+  "The source account's available balance does not cover the payment"
+)
+const BalanceLimitBody = wire(
+  Ledger.BalanceLimitExceeded,
+  409,
+  "The destination's balance would exceed 9007199254740991 minor units"
+)
+const SelfPaymentBody = wire(PaymentErrors.SelfPayment, 400, "An account cannot pay itself")
+const VerificationRequiredBody = wire(
+  PaymentErrors.ExternalAccountVerificationRequired,
+  400,
+  "The destination's ownership must be verified first"
+)
+
+const QuotePath = reportFieldErrors(Schema.Struct({ quoteId: Quote.QuoteId }))
+
+const Bound = Timestamp.Timestamp.annotations({ description: "an ISO 8601 timestamp in the years 0001 to 9999" })
+
+/** Query of `GET /quotes`: filters (bounds on `createdAt`, inclusive) and paging. */
+export const QuoteListParams = reportFieldErrors(
+  Schema.Struct({
+    customerId: Schema.optional(FieldFormat.Text(255)),
+    status: Schema.optional(Quote.QuoteStatus),
+    createdAfter: Schema.optional(Bound),
+    createdBefore: Schema.optional(Bound),
+    ...pageParams
+  })
+)
+
+const quoteList = ListResponse(Quote.Quote, "QuoteListResponse")
+
+/** Quotes: price a payment (same- or cross-currency), read it, execute it. */
+export class QuotesApi extends HttpApiGroup.make("quotes")
+  .add(
+    HttpApiEndpoint.post("create", "/quotes")
+        .setPayload(reportFieldErrors(QuoteRequest.CreateQuoteRequest))
+        .addSuccess(Quote.Quote, { status: 201 })
+        .addError(InternalAccountsApi.InternalAccountNotFoundBody)
+        .addError(ExternalAccountsApi.NotFoundBody)
+        .addError(SelfPaymentBody)
+        .addError(VerificationRequiredBody)
+        .addError(InsufficientFundsBody)
+        .addError(QuoteTransitionRefusedBody)
+        .addError(BalanceLimitBody)
+        .addError(Pricing.QuoteRateUnavailableBody)
+        .addError(Pricing.InvalidCurrencyBody)
+        .addError(Pricing.InvalidAmountBody)
+        .addError(Pricing.AmountOutOfRangeBody)
+        .addError(Pricing.TransactionSizeLimitExceededBody)
+      .annotate(OpenApi.Summary, "Create a quote")
+      .annotate(
+        OpenApi.Description,
+        "Prices a payment from `source` to `destination` with one side's amount locked, and holds the price until `expiresAt`. With `immediatelyExecute` the quote is executed in the same request. The pricing rule (`totalSendingAmount = ceil(totalReceivingAmount × exchangeRate) + feesIncluded`, in minor units) is in the FX and fees guide."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/quotes")
+      .setUrlParams(QuoteListParams)
+      .addSuccess(quoteList)
+      .annotate(OpenApi.Summary, "List quotes")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/quotes/:quoteId")
+      .setPath(QuotePath)
+      .addSuccess(Quote.Quote)
+      .addError(QuoteNotFoundBody)
+      .annotate(OpenApi.Summary, "Get a quote")
+  )
+  .add(
+    HttpApiEndpoint.post("execute", "/quotes/:quoteId/execute")
+      .setPath(QuotePath)
+      .addSuccess(Quote.Quote)
+      .addError(QuoteNotFoundBody)
+      .addError(QuoteExpiredBody)
+      .addError(QuoteTransitionRefusedBody)
+      .addError(InsufficientFundsBody)
+      .addError(BalanceLimitBody)
+      .annotate(OpenApi.Summary, "Execute a quote")
+      .annotate(
+        OpenApi.Description,
+        "Takes the source amount (reserved in the ledger) and starts the payment: the quote is `PROCESSING`, and its transaction's webhooks follow as it settles. A second execute is refused with 409, an expired quote with `QUOTE_EXPIRED`."
+      )
+  )
+  .addError(Authentication.PermissionDeniedBody)
+  .middleware(Authentication.Authentication)
+  .annotate(OpenApi.Title, "Quotes")
+  .annotate(
+    OpenApi.Description,
+    "A quote locks the price of one payment, same- or cross-currency, between internal accounts, to external accounts or pulled from them."
+  ) {}

@@ -1,0 +1,3 @@
+export * as PricingErrorBodies from "./PricingErrorBodies.js"
+export * as QuotesApi from "./QuotesApi.js"
+export * as TransactionsApi from "./TransactionsApi.js"

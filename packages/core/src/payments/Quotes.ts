@@ -1,0 +1,264 @@
+import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { Customer, CustomerRepo } from "../customers/index.js"
+import { Currency, Ids, Outbox, type Page, ResourceId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Jobs } from "../events/index.js"
+import { Ledger, SystemAccounts } from "../ledger/index.js"
+import type { Platform } from "../platforms/index.js"
+import * as PaymentParties from "./PaymentParties.js"
+import { entriesOf } from "./PaymentPosting.js"
+import { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
+import * as PaymentSettlementJob from "./PaymentSettlementJob.js"
+import { Pricer } from "./Pricer.js"
+import { Quote, QuoteId } from "./Quote.js"
+import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
+import { lifetimeOf } from "./QuoteLifetime.js"
+import { type QuoteFilter, QuoteRepo } from "./QuoteRepo.js"
+import type { CreateQuoteRequest } from "./QuoteRequest.js"
+import * as QuoteState from "./QuoteState.js"
+import { Transaction, TransactionId } from "./Transaction.js"
+import * as TransactionEvents from "./TransactionEvents.js"
+import * as TransactionState from "./TransactionState.js"
+import { TransactionRepo } from "./TransactionRepo.js"
+
+type ExecuteError =
+  | QuoteNotFound
+  | QuoteExpired
+  | QuoteTransitionRefused
+  | Ledger.InsufficientFunds
+  | Ledger.BalanceLimitExceeded
+  | StoreFailure.StoreFailure
+
+/**
+ * Quotes: a locked price for one payment, then its execution. Creating a quote prices it (`Pricer`), stores it with
+ * its `PENDING` transaction and schedules its expiry, in one unit of work. Executing it, in one unit of work, moves
+ * it to `PROCESSING` (compare-and-set: of concurrent executes exactly one wins, the others get 409), reserves the
+ * whole movement in the ledger as a pending posting (an internal source's available balance never goes below zero:
+ * `INSUFFICIENT_FUNDS` otherwise, and nothing changes), records the `PROCESSING` transaction and its webhook, and
+ * enqueues the settlement job that follows the payment on its rail (`PaymentSettlementJob`).
+ */
+export class Quotes extends Context.Tag("@payrail/core/Quotes")<
+  Quotes,
+  {
+    readonly create: (
+      platform: Platform.Platform,
+      request: CreateQuoteRequest
+    ) => Effect.Effect<
+      Quote,
+      | Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>>
+      | Effect.Effect.Error<ReturnType<Pricer["Type"]["price"]>>
+      | ExecuteError
+    >
+    readonly get: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, QuoteNotFound | StoreFailure.StoreFailure>
+    readonly list: (
+      platform: Platform.Platform,
+      filter: QuoteFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<Quote>, StoreFailure.StoreFailure>
+    readonly execute: (
+      platform: Platform.Platform,
+      id: QuoteId
+    ) => Effect.Effect<Quote, ExecuteError>
+  }
+>() {}
+
+
+const currencyOf = (code: string) =>
+  Option.getOrThrowWith(Currency.find(code), () => new Error(`unknown currency ${code}`))
+
+export const layer = Layer.effect(
+  Quotes,
+  Effect.gen(function* () {
+    const quotes = yield* QuoteRepo
+    const transactions = yield* TransactionRepo
+    const customers = yield* CustomerRepo.CustomerRepo
+    const store = yield* UnitOfWork.UnitOfWork
+    const outbox = yield* Outbox.Outbox
+    const ledger = yield* Ledger.Ledger
+    const jobs = yield* Jobs.Jobs
+    const ids = yield* Ids.Ids
+    const pricer = yield* Pricer
+    const event = TransactionEvents.withIds(ids)
+
+    const find = (platform: Platform.Platform, id: QuoteId) =>
+      Effect.flatMap(
+        quotes.findById(platform.id, id),
+        Option.match({ onNone: () => Effect.fail(QuoteNotFound.of(id)), onSome: Effect.succeed })
+      )
+
+    // Reserves the quote's movement; a currency the platform took on after it was created may lack its system
+    // accounts: they are opened (idempotently) and the posting tried once more.
+    const reserve = (platform: Platform.Platform, quote: Quote) => {
+      const posting: Ledger.Posting = {
+        platformId: platform.id,
+        idempotencyKey: `quote:${quote.id}`,
+        status: "pending",
+        entries: entriesOf(platform.id, quote),
+        description: quote.description ?? `Quote ${quote.id}`
+      }
+      if (posting.entries.length < 2) return Effect.succeed(Option.none<string>())
+      const post = ledger.post(posting).pipe(Effect.map((result) => Option.some<string>(result.postingId)))
+      return post.pipe(
+        Effect.catchTag("InvalidPosting", () =>
+          ledger
+            .openAccounts(
+              SystemAccounts.accountsFor(platform.id, [quote.sendingCurrency.code, quote.receivingCurrency.code])
+            )
+            .pipe(Effect.zipRight(post))
+        ),
+        Effect.catchTags({ InvalidPosting: Effect.die, IdempotencyKeyReused: Effect.die })
+      )
+    }
+
+    // The execution proper, inside the caller's unit of work.
+    const executeWithin = (platform: Platform.Platform, quote: Quote) =>
+      Effect.gen(function* () {
+        const now = yield* DateTime.now
+        const lapsed = quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt)
+        if (lapsed || quote.status === "EXPIRED") {
+          return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
+        }
+        if (quote.source.sourceType === "REALTIME_FUNDING") {
+          return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
+        }
+        const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "EXECUTE"), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        const executed = new Quote({ ...quote, status, updatedAt: now }, { disableValidation: true })
+        // The compare-and-set first: a losing concurrent execute stops here, before touching the ledger.
+        if (!(yield* quotes.transition(platform.id, quote.id, quote.status, executed))) {
+          return yield* QuoteTransitionRefused.of(quote.id, "PROCESSING", "EXECUTE")
+        }
+        const postingId = yield* reserve(platform, quote)
+        const stored = yield* Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
+          Option.match(found, {
+            onNone: () => Effect.dieMessage(`quote ${quote.id} has no transaction ${quote.transactionId}`),
+            onSome: Effect.succeed
+          })
+        )
+        const funded = yield* Either.match(
+          TransactionState.transition(stored.transaction.id, stored.transaction.status, "FUNDED"),
+          { onLeft: (refused) => Effect.dieMessage(refused.reason), onRight: Effect.succeed }
+        )
+        const processing = new Transaction(
+          { ...stored.transaction, status: funded, updatedAt: now },
+          { disableValidation: true }
+        )
+        if (!(yield* transactions.transition(platform.id, processing.id, stored.transaction.status, { transaction: processing, postingId }))) {
+          return yield* Effect.dieMessage(`transaction ${processing.id} changed while its quote was executed`)
+        }
+        yield* outbox.append(yield* event(platform.id, processing))
+        yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now))
+        return executed
+      })
+
+    const create = Effect.fn("Quotes.create")(function* (platform: Platform.Platform, request: CreateQuoteRequest) {
+      const parties = yield* PaymentParties.resolve(platform, request)
+      const sendingCode = parties.source.currency
+      const receivingCode = parties.destination.currency
+      const priced = yield* pricer.price(platform, {
+        sendingCurrency: sendingCode,
+        receivingCurrency: receivingCode,
+        lockedSide: request.lockedCurrencySide,
+        lockedAmountMinor: BigInt(request.lockedCurrencyAmount),
+        ...(request.platformFeeOverride === undefined
+          ? {}
+          : {
+              platformFeeOverride: {
+                fixedFee: request.platformFeeOverride.platformFixedFee,
+                variableFeeBps: request.platformFeeOverride.platformVariableFeeBps
+              }
+            })
+      })
+      const now = yield* DateTime.now
+      const quoteId = QuoteId.make(ResourceId.format("Quote", yield* ids.uuid))
+      const transactionId = TransactionId.make(ResourceId.format("Transaction", yield* ids.uuid))
+      const rail = parties.destination._tag === "Internal" ? "INTERNAL" : parties.destination.rail
+      const expiresAt = DateTime.addDuration(now, lifetimeOf(rail))
+      const customerId = Option.getOrUndefined(parties.customerId)
+      const platformCustomerId =
+        customerId === undefined
+          ? undefined
+          : Option.getOrUndefined(
+              Option.map(
+                yield* customers.findById(platform.id, customerId as Customer.CustomerId),
+                (found) => found.customer.platformCustomerId
+              )
+            )
+      const totals = {
+        totalSendingAmount: Number(priced.priced.totalSendingMinor),
+        totalReceivingAmount: Number(priced.priced.totalReceivingMinor),
+        feesIncluded: Number(priced.priced.feesMinor),
+        platformFeesIncluded: Number(priced.priced.platformFeeMinor)
+      }
+      const quote = new Quote({
+        id: quoteId,
+        status: "PENDING",
+        createdAt: now,
+        updatedAt: now,
+        expiresAt,
+        source: request.source,
+        destination: request.destination,
+        ...(customerId === undefined ? {} : { customerId }),
+        sendingCurrency: currencyOf(sendingCode),
+        receivingCurrency: currencyOf(receivingCode),
+        lockedCurrencySide: request.lockedCurrencySide,
+        lockedCurrencyAmount: request.lockedCurrencyAmount,
+        ...totals,
+        exchangeRate: priced.exchangeRate,
+        transactionId,
+        paymentInstructions: [],
+        rateDetails: priced.rateDetails,
+        ...(request.description === undefined ? {} : { description: request.description }),
+        ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
+        ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation })
+      })
+      const transaction = new Transaction({
+        id: transactionId,
+        status: "PENDING",
+        type: parties.source._tag === "Pull" ? "INCOMING" : "OUTGOING",
+        direction: "DEBIT",
+        source:
+          request.source.sourceType === "ACCOUNT"
+            ? { sourceType: "ACCOUNT", accountId: request.source.accountId, currency: sendingCode }
+            : {
+                sourceType: "REALTIME_FUNDING",
+                currency: sendingCode,
+                ...(customerId === undefined ? {} : { customerId })
+              },
+        destination: { destinationType: "ACCOUNT", accountId: request.destination.accountId, currency: receivingCode },
+        customerId: customerId ?? platform.id,
+        ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
+        sentAmount: { amount: totals.totalSendingAmount, currency: quote.sendingCurrency },
+        receivedAmount: { amount: totals.totalReceivingAmount, currency: quote.receivingCurrency },
+        fees: totals.feesIncluded,
+        platformFees: totals.platformFeesIncluded,
+        exchangeRate: priced.exchangeRate,
+        quoteId,
+        ...(request.description === undefined ? {} : { description: request.description }),
+        ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
+        createdAt: now,
+        updatedAt: now
+      })
+      return yield* store.transaction(
+        Effect.gen(function* () {
+          yield* quotes.insert(platform.id, quote)
+          yield* transactions.insert(platform.id, { transaction, postingId: Option.none() })
+          yield* jobs.enqueue(QuoteExpiryJob.newJob(platform.id, quoteId, expiresAt))
+          return request.immediatelyExecute === true ? yield* executeWithin(platform, quote) : quote
+        })
+      )
+    })
+
+    return {
+      create,
+      get: Effect.fn("Quotes.get")(function* (platform: Platform.Platform, id: QuoteId) {
+        return yield* find(platform, id)
+      }),
+      list: (platform, filter, page) => quotes.list(platform.id, filter, page),
+      execute: Effect.fn("Quotes.execute")(function* (platform: Platform.Platform, id: QuoteId) {
+        return yield* store.transaction(Effect.flatMap(find(platform, id), (quote) => executeWithin(platform, quote)))
+      })
+    }
+  })
+)

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import { QuoteState, Quote } from "@payrail/core"
+
+type Status = Quote.QuoteStatus
+type Event = QuoteState.QuoteEvent
+
+// The accepted pairs, written out independently of the module: the spec's row first, then the additions.
+const accepted: ReadonlyArray<readonly [Status, Event, Status]> = [
+  ["PENDING", "EXECUTE", "PROCESSING"],
+  ["PENDING", "REQUIRE_AUTHORIZATION", "PENDING_AUTHORIZATION"],
+  ["PENDING", "EXPIRE", "EXPIRED"],
+  ["PENDING", "FAIL", "FAILED"],
+  ["PENDING_AUTHORIZATION", "AUTHORIZE", "PROCESSING"],
+  ["PENDING_AUTHORIZATION", "EXPIRE", "EXPIRED"],
+  ["PENDING_AUTHORIZATION", "FAIL", "FAILED"],
+  ["PROCESSING", "COMPLETE", "COMPLETED"],
+  ["PROCESSING", "FAIL", "FAILED"],
+  ["COMPLETED", "RETURN", "FAILED"]
+]
+
+describe("QuoteState.transition", () => {
+  const states = Quote.QuoteStatus.literals
+  const events = QuoteState.QuoteEvent.literals
+
+  it("has the reference's six quote statuses", () => {
+    expect(states).toEqual(["PENDING", "PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"])
+  })
+
+  it.each(states.flatMap((state) => events.map((event) => [state, event] as const)))(
+    "%s + %s follows the table",
+    (state, event) => {
+      const expected = accepted.find(([from, on]) => from === state && on === event)?.[2]
+      const result = QuoteState.transition("Quote:q", state, event)
+      if (expected === undefined) {
+        if (Either.isRight(result)) throw new Error("expected a refusal")
+        expect(result.left).toMatchObject({
+          _tag: "QuoteTransitionRefused",
+          code: "INVALID_STATE_TRANSITION",
+          details: { quoteId: "Quote:q", status: state, event }
+        })
+      } else {
+        expect(result).toEqual(Either.right(expected))
+      }
+    }
+  )
+
+  it("executes a quote once: a second execute is refused", () => {
+    const first = QuoteState.transition("Quote:q", "PENDING", "EXECUTE")
+    expect(first).toEqual(Either.right("PROCESSING"))
+    expect(Either.isLeft(QuoteState.transition("Quote:q", "PROCESSING", "EXECUTE"))).toBe(true)
+  })
+})

@@ -1,0 +1,32 @@
+import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
+import { Effect, type Layer } from "effect"
+import { Caller, Quotes } from "@payrail/core"
+import { type Authentication, PayrailApi } from "@payrail/api"
+import { pageRequest } from "../internal/pageRequest.js"
+
+/** Handlers of `/quotes`: VIEW reads, TRANSACT creates and executes. */
+export const layer: Layer.Layer<
+  HttpApiGroup.ApiGroup<"payrail", "quotes">,
+  never,
+  Quotes.Quotes | Authentication.Authentication
+> = HttpApiBuilder.group(PayrailApi.PayrailApi, "quotes", (handlers) =>
+  Effect.gen(function* () {
+    const quotes = yield* Quotes.Quotes
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) => quotes.create(caller.platform, payload))
+      )
+      .handle("list", ({ urlParams: { cursor, limit, ...filter } }) =>
+        Effect.gen(function* () {
+          const caller = yield* Caller.require("VIEW")
+          return yield* quotes.list(caller.platform, filter, yield* pageRequest(limit, cursor))
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.flatMap(Caller.require("VIEW"), (caller) => quotes.get(caller.platform, path.quoteId))
+      )
+      .handle("execute", ({ path }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) => quotes.execute(caller.platform, path.quoteId))
+      )
+  })
+)

@@ -1,0 +1,2 @@
+export * as QuotesHandlers from "./QuotesHandlers.js"
+export * as TransactionsHandlers from "./TransactionsHandlers.js"
