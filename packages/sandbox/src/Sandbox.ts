@@ -1,16 +1,21 @@
 import { Layer } from "effect"
-import type { KycProvider, NameVerificationProvider, OwnershipVerifier } from "@payrail/core"
+import type { FxRates, KycProvider, NameVerificationProvider, OwnershipVerifier } from "@payrail/core"
+import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
-  KycProvider.KycProvider | NameVerificationProvider.NameVerificationProvider | OwnershipVerifier.OwnershipVerifier
+  | KycProvider.KycProvider
+  | NameVerificationProvider.NameVerificationProvider
+  | OwnershipVerifier.OwnershipVerifier
+  | FxRates.FxRates
 
-/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification and wallet ownership. */
+/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership and exchange rates. */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
   SandboxNameVerification.layer,
-  SandboxOwnership.layer
+  SandboxOwnership.layer,
+  SandboxFxRates.layer
 )
