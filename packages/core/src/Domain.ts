@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
-import { PaymentJobs, Quotes, Transactions } from "./payments/index.js"
+import { FxRateCache, PaymentJobs, Pricer, Quotes, Transactions } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
@@ -22,10 +22,12 @@ export type Services =
   | Quotes.Quotes
   | Transactions.Transactions
   | PaymentJobs.PaymentJobs
+  | Pricer.Pricer
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
- * verification, wallet ownership, rails, FX rates: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and `Ids`, and the domain is
+ * verification, wallet ownership, exchange rates, rails: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and
+ * `Ids`, and the domain is
  * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
  * provisioning ports that `Platforms` and `Customers` call inside their units of work. Webhooks go out through the
  * `WebhookTransport` provided to this layer, if any (the reference server's `NodeWebhookTransport`); without one,
@@ -42,7 +44,7 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Quotes.layer,
+  Quotes.layer.pipe(Layer.provideMerge(Pricer.layer.pipe(Layer.provide(FxRateCache.layer)))),
   Transactions.layer,
   PaymentJobs.layer
 ).pipe(

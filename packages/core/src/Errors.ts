@@ -24,6 +24,13 @@ export {
   ReservationSettled
 } from "./ledger/LedgerErrors.js"
 export {
+  AmountOutOfRange,
+  InvalidAmount,
+  InvalidCurrency,
+  QuoteRateUnavailable,
+  TransactionSizeLimitExceeded
+} from "./payments/PricingErrors.js"
+export {
   ApiTokenNotFound,
   PermissionDenied,
   PermissionNotHeld,

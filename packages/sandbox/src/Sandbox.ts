@@ -1,5 +1,6 @@
 import { Layer } from "effect"
-import type { KycProvider, NameVerificationProvider, OwnershipVerifier, Rails } from "@payrail/core"
+import type { FxRates, KycProvider, NameVerificationProvider, OwnershipVerifier, Rails } from "@payrail/core"
+import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
@@ -10,12 +11,17 @@ export type Providers =
   | KycProvider.KycProvider
   | NameVerificationProvider.NameVerificationProvider
   | OwnershipVerifier.OwnershipVerifier
+  | FxRates.FxRates
   | Rails.Rails
 
-/** All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership and the rails. */
+/**
+ * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates and
+ * the rails.
+ */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
   SandboxNameVerification.layer,
   SandboxOwnership.layer,
+  SandboxFxRates.layer,
   SandboxRails.layer
 )

@@ -1,3 +1,4 @@
+export * as SandboxFxRates from "./SandboxFxRates.js"
 export * as SandboxKyc from "./SandboxKyc.js"
 export * as SandboxNameVerification from "./SandboxNameVerification.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency, ResourceId } from "../kernel/index.js"
+import { RateDetails } from "./RateDetails.js"
 import { TransactionId } from "./Transaction.js"
 
 /** `Quote:<uuid>`: a locked price for one payment, executable until `expiresAt`. */
@@ -90,20 +91,6 @@ export const PaymentInstructions = Schema.Struct({
 }).annotations({ identifier: "PaymentInstructions" })
 export type PaymentInstructions = typeof PaymentInstructions.Type
 
-/**
- * How the quote's rate and fees were made, in the reference's names: multipliers are receiving units per sending
- * unit; fixed fees and fee amounts are in minor units of the sending currency (the counterparty's in the receiving
- * one).
- */
-export const RateDetails = Schema.Struct({
-  counterpartyMultiplier: Schema.Number,
-  counterpartyFixedFee: Schema.Int,
-  gridApiMultiplier: Schema.Number,
-  gridApiFixedFee: Schema.Int,
-  gridApiVariableFeeRate: Schema.Number,
-  gridApiVariableFeeAmount: Schema.Int
-}).annotations({ identifier: "OutgoingRateDetails" })
-export type RateDetails = typeof RateDetails.Type
 
 /**
  * A quote as the API returns it (and as it is stored). Totals are integers in minor units: `totalSendingAmount`

@@ -8,7 +8,7 @@ import * as PaymentParties from "./PaymentParties.js"
 import { entriesOf } from "./PaymentPosting.js"
 import { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
 import * as PaymentSettlementJob from "./PaymentSettlementJob.js"
-import { Pricer } from "./Pricer.js"
+import { type PriceError, Pricer } from "./Pricer.js"
 import { Quote, QuoteId } from "./Quote.js"
 import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
 import { lifetimeOf } from "./QuoteLifetime.js"
@@ -23,6 +23,10 @@ import { TransactionRepo } from "./TransactionRepo.js"
 type ExecuteError =
   | QuoteNotFound
   | QuoteExpired
+  | ExecutionRefused
+
+/** What an execution can be refused for once its quote is found and current. */
+type ExecutionRefused =
   | QuoteTransitionRefused
   | Ledger.InsufficientFunds
   | Ledger.BalanceLimitExceeded
@@ -45,8 +49,8 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
     ) => Effect.Effect<
       Quote,
       | Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>>
-      | Effect.Effect.Error<ReturnType<Pricer["Type"]["price"]>>
-      | ExecuteError
+      | PriceError
+      | ExecutionRefused
     >
     readonly get: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, QuoteNotFound | StoreFailure.StoreFailure>
     readonly list: (
@@ -245,7 +249,10 @@ export const layer = Layer.effect(
           yield* quotes.insert(platform.id, quote)
           yield* transactions.insert(platform.id, { transaction, postingId: Option.none() })
           yield* jobs.enqueue(QuoteExpiryJob.newJob(platform.id, quoteId, expiresAt))
-          return request.immediatelyExecute === true ? yield* executeWithin(platform, quote) : quote
+          // A quote just made cannot have expired: its lifetime is minutes.
+          return request.immediatelyExecute === true
+            ? yield* executeWithin(platform, quote).pipe(Effect.catchTag("QuoteExpired", Effect.die))
+            : quote
         })
       )
     })
