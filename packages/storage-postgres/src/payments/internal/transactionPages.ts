@@ -56,10 +56,11 @@ const conditions = (sql: SqlClient.SqlClient, { platformId, filter, page }: List
 
 /**
  * The one statement of a transaction page: `record` of at most `limit + 1` rows in `sortOrder`. Without
- * `accountIdentifier` it is one ordered index scan that starts at the cursor. With it, the rows where the
- * identifier sends and those where it only receives are two such scans, each limited to `limit + 1`, merged and
- * cut to `limit + 1` again: a sort of at most `2 * (limit + 1)` rows, never of the table, and no row twice (a
- * transfer from an account to itself is found by the sender scan only).
+ * `accountIdentifier` it is one ordered index scan that starts at the cursor. With it, the first `limit + 1` rows
+ * where the identifier sends and the first `limit + 1` where it receives are two such scans; the page is the first
+ * `limit + 1` of both, each row once (a transfer between the identifier and itself is found by both scans). That
+ * is a sort of at most `2 * (limit + 1)` rows, never of the table: the rows of the page are among those two lists,
+ * since a row with at most `limit` rows before it in the union has at most `limit` before it in its own scan.
  */
 export const listStatement = (sql: SqlClient.SqlClient, request: Listing): Statement<{ readonly record: unknown }> => {
   const order = orderBy(sql, request.filter.sortOrder)
@@ -69,12 +70,10 @@ export const listStatement = (sql: SqlClient.SqlClient, request: Listing): State
   if (identifier === undefined) {
     return sql`SELECT record FROM transactions WHERE ${sql.and(where)} ${order} LIMIT ${limit}`
   }
-  return sql`SELECT record FROM (
-      (SELECT record, created_at, id FROM transactions
-        WHERE ${sql.and([...where, sql`sender_identifier = ${identifier}`])} ${order} LIMIT ${limit})
-      UNION ALL
-      (SELECT record, created_at, id FROM transactions
-        WHERE ${sql.and([...where, sql`receiver_identifier = ${identifier}`, sql`sender_identifier IS DISTINCT FROM ${identifier}`])}
-        ${order} LIMIT ${limit})
-    ) AS found ${order} LIMIT ${limit}`
+  const side = (column: "sender_identifier" | "receiver_identifier") =>
+    sql`(SELECT record, created_at, id FROM transactions
+      WHERE ${sql.and([...where, sql`${sql(column)} = ${identifier}`])} ${order} LIMIT ${limit})`
+  return sql`SELECT DISTINCT ON (created_at, id COLLATE "C") record
+    FROM (${side("sender_identifier")} UNION ALL ${side("receiver_identifier")}) AS found
+    ${order} LIMIT ${limit}`
 }
