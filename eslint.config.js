@@ -80,7 +80,7 @@ export default tseslint.config(
   },
   {
     // The adapters and the HTTP contract mirror core's contexts: there too a context folder reaches another only
-    // through its index.ts (the package's shared internal/ and kernel/ aside).
+    // through its index.ts (the package's shared internal/ and kernel/ aside, also from a context's own internal/).
     files: ["packages/{api,http,storage-memory,storage-postgres,storage-testkit}/src/*/**/*.ts"],
     // Migrations define every context's tables, and share constraint names with the repositories that map them.
     ignores: ["packages/storage-postgres/src/migrations/**"],
@@ -90,7 +90,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["../*/*", "!../*/index.js", "!../internal/*", "!../kernel/*"],
+              group: ["../*/*", "!../*/index.js", "!../internal/*", "!../kernel/*", "!../../internal"],
               message: "Import another context folder through its index.ts."
             }
           ]

@@ -13,6 +13,8 @@ import * as MemoryRateLimiter from "./kernel/MemoryRateLimiter.js"
 import * as MemoryState from "./kernel/MemoryState.js"
 import * as MemoryUnitOfWork from "./kernel/MemoryUnitOfWork.js"
 import * as MemoryLedger from "./ledger/MemoryLedger.js"
+import * as MemoryQuoteRepo from "./payments/MemoryQuoteRepo.js"
+import * as MemoryTransactionRepo from "./payments/MemoryTransactionRepo.js"
 import * as MemoryApiTokenRepo from "./platforms/MemoryApiTokenRepo.js"
 import * as MemoryCredentialChanges from "./platforms/MemoryCredentialChanges.js"
 import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
@@ -38,5 +40,7 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryRateLimiter.layer,
   MemoryWebhookSecretRepo.layer,
   MemoryWebhookDeliveryRepo.layer,
-  MemoryIdempotencyKeys.layer
+  MemoryIdempotencyKeys.layer,
+  MemoryQuoteRepo.layer,
+  MemoryTransactionRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -14,6 +14,8 @@ import * as PgOutbox from "./kernel/PgOutbox.js"
 import * as PgRateLimiter from "./kernel/PgRateLimiter.js"
 import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
 import * as PgLedger from "./ledger/PgLedger.js"
+import * as PgQuoteRepo from "./payments/PgQuoteRepo.js"
+import * as PgTransactionRepo from "./payments/PgTransactionRepo.js"
 import * as Migrations from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
@@ -40,7 +42,9 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgRateLimiter.layer,
   PgWebhookSecretRepo.layer,
   PgWebhookDeliveryRepo.layer,
-  PgIdempotencyKeys.layer
+  PgIdempotencyKeys.layer,
+  PgQuoteRepo.layer,
+  PgTransactionRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

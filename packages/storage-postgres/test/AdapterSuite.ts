@@ -74,7 +74,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "webhooks",
             "webhook_delivery_jobs",
             "idempotency_keys",
-            "sandbox_clocks"
+            "sandbox_clocks",
+            "payments"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -13,6 +13,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { Migrations, StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
+import * as TransactionPlanSuite from "./payments/TransactionPlanSuite.js"
 import * as StatementSuite from "./StatementSuite.js"
 import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
 import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
@@ -27,6 +28,7 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
 
   StoredRecordsSuite.register("postgres", Postgres.layer)
   UseCaseStatementSuite.register("postgres", Postgres.layer)
+  TransactionPlanSuite.register("postgres", Postgres.layer)
 
   it.live(
     "lets two servers start on one fresh database at once: both come up, the schema is migrated once",

@@ -11,10 +11,14 @@ import {
   Ledger,
   Outbox,
   PlatformRepo,
+  Quote,
+  QuoteRepo,
   type Storage,
+  Transaction,
+  TransactionRepo,
   UnitOfWork
 } from "@payrail/core"
-import { AccountFixtures, Fixtures, LedgerFixtures } from "@payrail/storage-testkit"
+import { AccountFixtures, Fixtures, LedgerFixtures, PaymentFixtures } from "@payrail/storage-testkit"
 import { Effect, type Layer, Option } from "effect"
 import * as Statements from "./fixtures/Statements.js"
 
@@ -144,6 +148,39 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           )
           yield* count("externalAccounts.delete", externalAccounts.delete(platform.id, account.id))
 
+          const quotes = yield* QuoteRepo.QuoteRepo
+          const quote = PaymentFixtures.quote({ customerId: customer.id })
+          yield* count("quotes.insert", quotes.insert(platform.id, quote))
+          yield* count("quotes.findById", quotes.findById(platform.id, quote.id))
+          yield* count("quotes.list", quotes.list(platform.id, { customerId: customer.id }, firstPage))
+          const executing = new Quote.Quote({ ...quote, status: "PROCESSING" })
+          yield* count("quotes.transition", quotes.transition(platform.id, quote.id, "PENDING", executing))
+
+          const transactions = yield* TransactionRepo.TransactionRepo
+          const payment = PaymentFixtures.transaction({
+            customerId: customer.id,
+            source: { sourceType: "ACCOUNT", accountId: fiat.id }
+          })
+          yield* count("transactions.insert", transactions.insert(platform.id, PaymentFixtures.stored(payment)))
+          yield* count("transactions.findById", transactions.findById(platform.id, payment.id))
+          yield* count(
+            "transactions.list",
+            transactions.list(platform.id, { customerId: customer.id, sortOrder: "desc" }, firstPage)
+          )
+          yield* count(
+            "transactions.list by account",
+            transactions.list(platform.id, { accountIdentifier: fiat.id, sortOrder: "asc" }, firstPage)
+          )
+          yield* count(
+            "transactions.list by a text no row holds",
+            transactions.list(platform.id, { reference: "\u0000", sortOrder: "desc" }, firstPage)
+          )
+          const funded = PaymentFixtures.stored(
+            new Transaction.Transaction({ ...payment, status: "PROCESSING" }),
+            Option.some(PaymentFixtures.postingId())
+          )
+          yield* count("transactions.transition", transactions.transition(platform.id, payment.id, "PENDING", funded))
+
           const unitOfWork = yield* UnitOfWork.UnitOfWork
           yield* count("unitOfWork.transaction of nothing", unitOfWork.transaction(Effect.void))
 
@@ -191,6 +228,16 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "externalAccounts.list matching nothing": 1,
             "externalAccounts.transition": 1,
             "externalAccounts.delete": 1,
+            "quotes.insert": 1,
+            "quotes.findById": 1,
+            "quotes.list": 1,
+            "quotes.transition": 1,
+            "transactions.insert": 1,
+            "transactions.findById": 1,
+            "transactions.list": 1,
+            "transactions.list by account": 1,
+            "transactions.list by a text no row holds": 0,
+            "transactions.transition": 1,
             "unitOfWork.transaction of nothing": 0
           })
         })

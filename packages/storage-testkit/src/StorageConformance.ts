@@ -12,6 +12,8 @@ import * as IdempotencySuite from "./kernel/IdempotencySuite.js"
 import * as RateLimiterSuite from "./kernel/RateLimiterSuite.js"
 import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
 import * as LedgerSuite from "./ledger/LedgerSuite.js"
+import * as QuoteSuite from "./payments/QuoteSuite.js"
+import * as TransactionSuite from "./payments/TransactionSuite.js"
 import * as PlatformSuite from "./platforms/PlatformSuite.js"
 
 /**
@@ -32,7 +34,9 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "job worker": JobWorkerSuite,
       webhooks: WebhookDeliverySuite,
       "sandbox clocks": SandboxClockSuite,
-      "idempotency keys": IdempotencySuite
+      "idempotency keys": IdempotencySuite,
+      quotes: QuoteSuite,
+      transactions: TransactionSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -1,5 +1,6 @@
 export * as AccountFixtures from "./accounts/AccountFixtures.js"
 export * as Fixtures from "./Fixtures.js"
 export * as LedgerFixtures from "./ledger/LedgerFixtures.js"
+export * as PaymentFixtures from "./payments/PaymentFixtures.js"
 export * as StorageConformance from "./StorageConformance.js"
 export { AccountInfoExamples } from "@payrail/account-formats"

@@ -24,5 +24,28 @@ export const afterCursor = (sql: SqlClient.SqlClient, page: typeof PageRequest.E
     )
   )
 
+/**
+ * The keyset condition of a page in `order`: rows strictly beyond the cursor in `(created_at, id)` order, newest
+ * first (`afterCursor`) or oldest first, ids in byte order. Empty for a first page. An index ending in
+ * `(created_at, id)` serves both orders (a btree scans either way) and starts right at the cursor.
+ */
+export const beyondCursor = (
+  sql: SqlClient.SqlClient,
+  page: typeof PageRequest.Encoded,
+  order: "asc" | "desc"
+): Array<Fragment> =>
+  order === "desc"
+    ? afterCursor(sql, page)
+    : Option.toArray(
+        Option.map(
+          page.after,
+          (cursor) => sql`(created_at, id COLLATE "C") > (${cursor.createdAt}::timestamptz, ${cursor.id} COLLATE "C")`
+        )
+      )
+
+/** The `ORDER BY` of a page in `order`: `(created_at, id)` with ids in byte order, the order of `beyondCursor`. */
+export const orderBy = (sql: SqlClient.SqlClient, order: "asc" | "desc"): Fragment =>
+  order === "desc" ? sql`ORDER BY created_at DESC, id COLLATE "C" DESC` : sql`ORDER BY created_at, id COLLATE "C"`
+
 /** The `LIMIT` of a page's rows: one more than the page holds, which tells whether more exist. */
 export const overfetch = (page: typeof PageRequest.Encoded): number => page.limit + 1
