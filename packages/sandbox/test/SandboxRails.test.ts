@@ -22,7 +22,11 @@ const account = (accountNumber: string) =>
     updatedAt: startedAt
   })
 
-const leg = (accountNumber: string, purpose: Rails.RailLeg["purpose"], direction: Rails.RailLeg["direction"] = "PAYOUT") =>
+const leg = (
+  accountNumber: string,
+  purpose: Rails.RailLeg["purpose"],
+  direction: Rails.RailLeg["direction"] = "PAYOUT"
+) =>
   ({
     direction,
     purpose,
@@ -34,7 +38,9 @@ const leg = (accountNumber: string, purpose: Rails.RailLeg["purpose"], direction
   }) satisfies Rails.RailLeg
 
 const status = (railLeg: Rails.RailLeg, now: DateTime.Utc) =>
-  Effect.runSync(Effect.flatMap(Rails.Rails, (rails) => rails.status(railLeg, now)).pipe(Effect.provide(SandboxRails.layer)))
+  Effect.runSync(
+    Effect.flatMap(Rails.Rails, (rails) => rails.status(railLeg, now)).pipe(Effect.provide(SandboxRails.layer))
+  )
 
 describe("SandboxRails: quote payouts by the destination's suffix", () => {
   it("completes any other suffix at once", () => {
@@ -87,7 +93,10 @@ describe("SandboxRails: transfers and pulls by the account's suffix", () => {
   })
 
   it("reads the user part of an UMA address", () => {
-    const uma = { ...leg("1", "TRANSFER"), counterparty: { _tag: "UmaAddress", umaAddress: "$alice003@example.com" } } as const
+    const uma = {
+      ...leg("1", "TRANSFER"),
+      counterparty: { _tag: "UmaAddress", umaAddress: "$alice003@example.com" }
+    } as const
     expect(SandboxRails.suffixOf(uma)).toBe("003")
   })
 })

@@ -9,7 +9,11 @@ export const QuoteRateUnavailableBody = wire(
   400,
   "No rate for the corridor now; try again later"
 )
-export const InvalidCurrencyBody = wire(PricingErrors.InvalidCurrency, 400, "The platform does not support the currency")
+export const InvalidCurrencyBody = wire(
+  PricingErrors.InvalidCurrency,
+  400,
+  "The platform does not support the currency"
+)
 export const InvalidAmountBody = wire(PricingErrors.InvalidAmount, 400, "The amount delivers nothing after fees")
 export const AmountOutOfRangeBody = wire(
   PricingErrors.AmountOutOfRange,

@@ -84,7 +84,10 @@ const resolveSource = (platform: Platform.Platform, source: QuoteSourceRequest) 
     const account = yield* externalAccount(platform.id, source.accountId)
     if (account.status !== "ACTIVE") return yield* invalid("source.accountId", "must be an active account")
     if (!isPullable(account.accountInfo)) {
-      return yield* invalid("source.accountId", "must be an internal account or an external account that can be pulled (ACH)")
+      return yield* invalid(
+        "source.accountId",
+        "must be an internal account or an external account that can be pulled (ACH)"
+      )
     }
     return { _tag: "Pull", account, currency: account.currency } as const satisfies Source
   })
@@ -129,7 +132,10 @@ export const resolve = (
     const source = yield* resolveSource(platform, request.source)
     const destination = yield* resolveDestination(platform, request.destination)
     if (source._tag === "Pull" && destination._tag !== "Internal") {
-      return yield* invalid("destination.accountId", "money pulled from an external account goes to an internal account")
+      return yield* invalid(
+        "destination.accountId",
+        "money pulled from an external account goes to an internal account"
+      )
     }
     const named = request.source.customerId
     if (named !== undefined && source._tag !== "RealtimeFunding" && source.account.customerId !== named) {

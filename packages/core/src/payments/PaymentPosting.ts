@@ -61,7 +61,10 @@ const merge = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Ledger.Entry
   for (const entry of entries) {
     const key = `${entry.accountId}\u0000${entry.currency}`
     const previous = byAccount.get(key)
-    byAccount.set(key, previous === undefined ? entry : { ...entry, amountMinor: previous.amountMinor + entry.amountMinor })
+    byAccount.set(
+      key,
+      previous === undefined ? entry : { ...entry, amountMinor: previous.amountMinor + entry.amountMinor }
+    )
   }
   return Array.from(byAccount.values()).filter((entry) => entry.amountMinor !== 0n)
 }

@@ -57,36 +57,36 @@ const found = <A>(option: Option.Option<A>, what: string) =>
  * transaction's webhook.
  */
 export const run = (job: Job.Job) =>
-    Effect.gen(function* () {
-      const payload = decodePayload(job.payload)
-      if (Option.isNone(payload) || job.platformId === undefined) {
-        return yield* JobErrors.JobFailed.permanent("the job names no payment")
-      }
-      const platformId = job.platformId
-      const { transactionId, startedAt } = payload.value
-      const transactions = yield* TransactionRepo
-      const quotes = yield* QuoteRepo
-      const stored = yield* found(yield* transactions.findById(platformId, transactionId), "transaction")
-      if (stored.transaction.status !== "PROCESSING" && stored.transaction.status !== "COMPLETED") return
-      const quoteId = Schema.decodeUnknownOption(QuoteId)(stored.transaction.quoteId)
-      const quote = yield* found(
-        yield* Effect.transposeMapOption(quoteId, (id) => quotes.findById(platformId, id)).pipe(
-          Effect.map(Option.flatten)
-        ),
-        "quote"
-      )
-      const leg = yield* legOf(platformId, quote, stored.transaction, startedAt)
-      const now = yield* DateTime.now
-      const status = Option.isNone(leg)
-        ? ({ _tag: "Completed" } as const)
-        : yield* (yield* Rails.Rails).status(leg.value, now)
-      yield* (yield* UnitOfWork.UnitOfWork).transaction(apply(platformId, stored, quote, status, startedAt, now))
-    }).pipe(
-      Effect.catchTags({
-        StoreFailure: () => JobErrors.JobFailed.retry("the store failed while settling a payment"),
-        ReservationSettled: () => Effect.void
-      })
+  Effect.gen(function* () {
+    const payload = decodePayload(job.payload)
+    if (Option.isNone(payload) || job.platformId === undefined) {
+      return yield* JobErrors.JobFailed.permanent("the job names no payment")
+    }
+    const platformId = job.platformId
+    const { transactionId, startedAt } = payload.value
+    const transactions = yield* TransactionRepo
+    const quotes = yield* QuoteRepo
+    const stored = yield* found(yield* transactions.findById(platformId, transactionId), "transaction")
+    if (stored.transaction.status !== "PROCESSING" && stored.transaction.status !== "COMPLETED") return
+    const quoteId = Schema.decodeUnknownOption(QuoteId)(stored.transaction.quoteId)
+    const quote = yield* found(
+      yield* Effect.transposeMapOption(quoteId, (id) => quotes.findById(platformId, id)).pipe(
+        Effect.map(Option.flatten)
+      ),
+      "quote"
     )
+    const leg = yield* legOf(platformId, quote, stored.transaction, startedAt)
+    const now = yield* DateTime.now
+    const status = Option.isNone(leg)
+      ? ({ _tag: "Completed" } as const)
+      : yield* (yield* Rails.Rails).status(leg.value, now)
+    yield* (yield* UnitOfWork.UnitOfWork).transaction(apply(platformId, stored, quote, status, startedAt, now))
+  }).pipe(
+    Effect.catchTags({
+      StoreFailure: () => JobErrors.JobFailed.retry("the store failed while settling a payment"),
+      ReservationSettled: () => Effect.void
+    })
+  )
 
 // The rail leg of a payment: its payout to an external account, or its pull from one; none between internal
 // accounts.
@@ -150,11 +150,13 @@ const apply = (
       Effect.gen(function* () {
         const status = TransactionState.transitions[transaction.status][event]
         if (status === null) return false
-        const next = new Transaction(
-          { ...transaction, ...fields, status, updatedAt: now },
-          { disableValidation: true }
-        )
-        if (!(yield* transactions.transition(platformId, transaction.id, transaction.status, { ...stored, transaction: next }))) {
+        const next = new Transaction({ ...transaction, ...fields, status, updatedAt: now }, { disableValidation: true })
+        if (
+          !(yield* transactions.transition(platformId, transaction.id, transaction.status, {
+            ...stored,
+            transaction: next
+          }))
+        ) {
           return false
         }
         const quoteStatus = QuoteState.transitions[quote.status][quoteEvent]
@@ -209,7 +211,14 @@ const apply = (
               entries: reversed(entriesOf(platformId, quote)),
               description: `Refund of ${transaction.id}`
             })
-            .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die, IdempotencyKeyReused: Effect.die, BalanceLimitExceeded: Effect.die }))
+            .pipe(
+              Effect.catchTags({
+                InsufficientFunds: Effect.die,
+                InvalidPosting: Effect.die,
+                IdempotencyKeyReused: Effect.die,
+                BalanceLimitExceeded: Effect.die
+              })
+            )
         }
         return
       }

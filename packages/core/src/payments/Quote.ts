@@ -91,7 +91,6 @@ export const PaymentInstructions = Schema.Struct({
 }).annotations({ identifier: "PaymentInstructions" })
 export type PaymentInstructions = typeof PaymentInstructions.Type
 
-
 /**
  * A quote as the API returns it (and as it is stored). Totals are integers in minor units: `totalSendingAmount`
  * of the sending currency, fees included; `totalReceivingAmount` of the receiving one. `exchangeRate` is sending

@@ -39,7 +39,8 @@ export const railOf = (
   info: ExternalAccountInfo.ExternalAccountInfo,
   requested: string | undefined
 ): Either.Either<string, InvalidInput.InvalidInput> => {
-  const rails: ReadonlyArray<string> = "paymentRails" in info && Array.isArray(info.paymentRails) ? info.paymentRails : []
+  const rails: ReadonlyArray<string> =
+    "paymentRails" in info && Array.isArray(info.paymentRails) ? info.paymentRails : []
   if (rails.length === 0) {
     return requested === undefined || requested === info.accountType
       ? Either.right(info.accountType)
@@ -60,4 +61,6 @@ const unsupportedRail = (rails: ReadonlyArray<string>) =>
 
 /** Whether money can be pulled from the account (an ACH debit): a US bank account with the ACH rail. */
 export const isPullable = (info: ExternalAccountInfo.ExternalAccountInfo): boolean =>
-  "paymentRails" in info && Array.isArray(info.paymentRails) && (info.paymentRails as ReadonlyArray<string>).includes("ACH")
+  "paymentRails" in info &&
+  Array.isArray(info.paymentRails) &&
+  (info.paymentRails as ReadonlyArray<string>).includes("ACH")

@@ -11,10 +11,9 @@ export const lockedAmountMax = 9_000_000_000_000_000
 
 /** An internal or external account id, as a quote's source or destination names it. */
 export const AccountId = Schema.String.pipe(
-  Schema.pattern(
-    /^(InternalAccount|ExternalAccount):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-    { description: "an InternalAccount:<uuid> or ExternalAccount:<uuid> id" }
-  )
+  Schema.pattern(/^(InternalAccount|ExternalAccount):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, {
+    description: "an InternalAccount:<uuid> or ExternalAccount:<uuid> id"
+  })
 ).annotations({ identifier: "PaymentAccountId" })
 
 /** A quote's source in a request: an account (internal, or an external one that can be pulled) or the payer in real time. */
@@ -43,7 +42,10 @@ export type QuoteDestinationRequest = typeof QuoteDestinationRequest.Type
 
 /** The platform's fee for this quote instead of its `feeConfigs`: a fixed part and basis points. */
 export const PlatformFeeOverride = Schema.Struct({
-  platformFixedFee: Schema.Struct({ amount: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)), currency: Currency.CurrencyCode }),
+  platformFixedFee: Schema.Struct({
+    amount: Schema.Int.pipe(Schema.between(0, Number.MAX_SAFE_INTEGER)),
+    currency: Currency.CurrencyCode
+  }),
   platformVariableFeeBps: Schema.Int.pipe(Schema.between(0, 10_000, { description: "an integer from 0 to 10000" }))
 }).annotations({ identifier: "PlatformFeeOverride" })
 export type PlatformFeeOverride = typeof PlatformFeeOverride.Type

@@ -1,4 +1,5 @@
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
+import { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import { Customer, CustomerRepo } from "../customers/index.js"
 import { Currency, Ids, Outbox, type Page, ResourceId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { Jobs } from "../events/index.js"
@@ -20,17 +21,11 @@ import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
 import { TransactionRepo } from "./TransactionRepo.js"
 
-type ExecuteError =
-  | QuoteNotFound
-  | QuoteExpired
-  | ExecutionRefused
+type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
 /** What an execution can be refused for once its quote is found and current. */
 type ExecutionRefused =
-  | QuoteTransitionRefused
-  | Ledger.InsufficientFunds
-  | Ledger.BalanceLimitExceeded
-  | StoreFailure.StoreFailure
+  QuoteTransitionRefused | Ledger.InsufficientFunds | Ledger.BalanceLimitExceeded | StoreFailure.StoreFailure
 
 /**
  * Quotes: a locked price for one payment, then its execution. Creating a quote prices it (`Pricer`), stores it with
@@ -48,23 +43,20 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
       request: CreateQuoteRequest
     ) => Effect.Effect<
       Quote,
-      | Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>>
-      | PriceError
-      | ExecutionRefused
+      Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>> | PriceError | ExecutionRefused
     >
-    readonly get: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, QuoteNotFound | StoreFailure.StoreFailure>
+    readonly get: (
+      platform: Platform.Platform,
+      id: QuoteId
+    ) => Effect.Effect<Quote, QuoteNotFound | StoreFailure.StoreFailure>
     readonly list: (
       platform: Platform.Platform,
       filter: QuoteFilter,
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<Quote>, StoreFailure.StoreFailure>
-    readonly execute: (
-      platform: Platform.Platform,
-      id: QuoteId
-    ) => Effect.Effect<Quote, ExecuteError>
+    readonly execute: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, ExecuteError>
   }
 >() {}
-
 
 const currencyOf = (code: string) =>
   Option.getOrThrowWith(Currency.find(code), () => new Error(`unknown currency ${code}`))
@@ -82,6 +74,9 @@ export const layer = Layer.effect(
     const ids = yield* Ids.Ids
     const pricer = yield* Pricer
     const event = TransactionEvents.withIds(ids)
+    const accounts = yield* Effect.context<
+      InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.ExternalAccountRepo | CustomerRepo.CustomerRepo
+    >()
 
     const find = (platform: Platform.Platform, id: QuoteId) =>
       Effect.flatMap(
@@ -148,7 +143,12 @@ export const layer = Layer.effect(
           { ...stored.transaction, status: funded, updatedAt: now },
           { disableValidation: true }
         )
-        if (!(yield* transactions.transition(platform.id, processing.id, stored.transaction.status, { transaction: processing, postingId }))) {
+        if (
+          !(yield* transactions.transition(platform.id, processing.id, stored.transaction.status, {
+            transaction: processing,
+            postingId
+          }))
+        ) {
           return yield* Effect.dieMessage(`transaction ${processing.id} changed while its quote was executed`)
         }
         yield* outbox.append(yield* event(platform.id, processing))
@@ -157,7 +157,7 @@ export const layer = Layer.effect(
       })
 
     const create = Effect.fn("Quotes.create")(function* (platform: Platform.Platform, request: CreateQuoteRequest) {
-      const parties = yield* PaymentParties.resolve(platform, request)
+      const parties = yield* PaymentParties.resolve(platform, request).pipe(Effect.provide(accounts))
       const sendingCode = parties.source.currency
       const receivingCode = parties.destination.currency
       const priced = yield* pricer.price(platform, {

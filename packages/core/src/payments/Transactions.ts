@@ -54,7 +54,10 @@ export const layer = Layer.effect(
             { ...stored.transaction, receiptDeliveryConfirmedAt: Option.getOrElse(at, () => now), updatedAt: now },
             { disableValidation: true }
           )
-          const applied = yield* repo.transition(platform.id, id, stored.transaction.status, { ...stored, transaction: next })
+          const applied = yield* repo.transition(platform.id, id, stored.transaction.status, {
+            ...stored,
+            transaction: next
+          })
           return Option.some(next).pipe(Option.filter(() => applied))
         })
       )

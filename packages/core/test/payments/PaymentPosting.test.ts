@@ -40,7 +40,8 @@ const quoteOf = (fields: {
 
 const sums = (entries: ReadonlyArray<Ledger.Entry>) => {
   const byCurrency = new Map<string, bigint>()
-  for (const entry of entries) byCurrency.set(entry.currency, (byCurrency.get(entry.currency) ?? 0n) + entry.amountMinor)
+  for (const entry of entries)
+    byCurrency.set(entry.currency, (byCurrency.get(entry.currency) ?? 0n) + entry.amountMinor)
   return byCurrency
 }
 
@@ -83,9 +84,23 @@ describe("PaymentPosting.entriesOf", () => {
     )
     expect(entries).toContainEqual({ accountId: system("FX", "USD"), currency: "USD", amountMinor: 9_975n })
     expect(entries).toContainEqual({ accountId: system("FX", "MXN"), currency: "MXN", amountMinor: -170_000n })
-    expect(entries).toContainEqual({ accountId: system("RAIL_CLEARING", "MXN"), currency: "MXN", amountMinor: 170_000n })
-    expect(sums(entries)).toEqual(new Map([["USD", 0n], ["MXN", 0n]]))
-    expect(sums(PaymentPosting.reversed(entries))).toEqual(new Map([["USD", 0n], ["MXN", 0n]]))
+    expect(entries).toContainEqual({
+      accountId: system("RAIL_CLEARING", "MXN"),
+      currency: "MXN",
+      amountMinor: 170_000n
+    })
+    expect(sums(entries)).toEqual(
+      new Map([
+        ["USD", 0n],
+        ["MXN", 0n]
+      ])
+    )
+    expect(sums(PaymentPosting.reversed(entries))).toEqual(
+      new Map([
+        ["USD", 0n],
+        ["MXN", 0n]
+      ])
+    )
   })
 
   it("drops zero entries and takes a pulled source from rail clearing", () => {

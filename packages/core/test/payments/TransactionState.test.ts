@@ -49,7 +49,8 @@ describe("TransactionState.transition", () => {
 
   it("keeps FAILED, REJECTED, REFUNDED and EXPIRED final", () => {
     for (const state of ["FAILED", "REJECTED", "REFUNDED", "EXPIRED"] as const) {
-      for (const event of events) expect(Either.isLeft(TransactionState.transition("Transaction:t", state, event))).toBe(true)
+      for (const event of events)
+        expect(Either.isLeft(TransactionState.transition("Transaction:t", state, event))).toBe(true)
     }
   })
 })

@@ -28,7 +28,11 @@ export const layer: Layer.Layer<
       )
       .handle("confirm", ({ path, payload }) =>
         Effect.flatMap(Caller.require("TRANSACT"), (caller) =>
-          transactions.confirm(caller.platform, path.transactionId, Option.fromNullable(payload.receiptDeliveryConfirmedAt))
+          transactions.confirm(
+            caller.platform,
+            path.transactionId,
+            Option.fromNullable(payload.receiptDeliveryConfirmedAt)
+          )
         )
       )
   })

@@ -199,7 +199,12 @@ const suite = (
         customerId: alice.id
       })
       const pending = await transactionOf(quoted.body.transactionId)
-      expect(pending).toMatchObject({ status: "PENDING", type: "OUTGOING", quoteId: quoted.body.id, customerId: alice.id })
+      expect(pending).toMatchObject({
+        status: "PENDING",
+        type: "OUTGOING",
+        quoteId: quoted.body.id,
+        customerId: alice.id
+      })
 
       const executed = await call("POST", `/quotes/${quoted.body.id}/execute`)
       expect(executed.status).toBe(200)
