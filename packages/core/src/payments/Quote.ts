@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Currency, ResourceId } from "../kernel/index.js"
+import { Currency, JsonObject, ResourceId } from "../kernel/index.js"
 import { RateDetails } from "./RateDetails.js"
 import { TransactionId } from "./Transaction.js"
 
@@ -86,7 +86,7 @@ export const PaymentInstructions = Schema.Struct({
   isPlatformAccount: Schema.optional(Schema.Boolean),
   accountOrWalletInfo: Schema.Struct(
     { accountType: Schema.String },
-    Schema.Record({ key: Schema.String, value: Schema.Unknown })
+    JsonObject.JsonObject
   )
 }).annotations({ identifier: "PaymentInstructions" })
 export type PaymentInstructions = typeof PaymentInstructions.Type

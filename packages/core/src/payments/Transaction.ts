@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Money, ResourceId } from "../kernel/index.js"
+import { JsonObject, Money, ResourceId } from "../kernel/index.js"
 
 /** `Transaction:<uuid>`: one money movement as the API reports it (not a database transaction). */
 export const TransactionId = ResourceId.make("Transaction")
@@ -127,7 +127,7 @@ export class Transaction extends Schema.Class<Transaction>("Transaction")({
   reconciliationInstructions: Schema.optional(Schema.Struct({ reference: Schema.optional(Schema.String) })),
   failureReason: Schema.optional(FailureReason),
   refund: Schema.optional(Refund),
-  counterpartyInformation: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  counterpartyInformation: Schema.optional(JsonObject.JsonObject),
   receiptDeliveryConfirmedAt: Schema.optional(Schema.DateTimeUtc),
   settledAt: Schema.optional(Schema.DateTimeUtc),
   createdAt: Schema.DateTimeUtc,
