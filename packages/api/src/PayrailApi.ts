@@ -5,6 +5,7 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
+import { ExchangeRatesApi } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -58,6 +59,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(ConfigApi.ConfigApi)
   .add(TokensApi.TokensApi)
   .add(SandboxClockApi.SandboxClockApi)
+  .add(ExchangeRatesApi.ExchangeRatesApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

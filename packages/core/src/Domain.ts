@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
-import { FxRateCache, Pricer } from "./payments/index.js"
+import { ExchangeRates, FxRateCache, Pricer } from "./payments/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
@@ -20,11 +20,12 @@ export type Services =
   | ApiTokens.ApiTokens
   | SandboxClocks.SandboxClocks
   | Pricer.Pricer
+  | ExchangeRates.ExchangeRates
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
- * verification, wallet ownership, exchange rates: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and `Ids`, and the domain is
- * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
+ * verification, wallet ownership, exchange rates: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and `Ids`,
+ * and the domain is ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
  * provisioning ports that `Platforms` and `Customers` call inside their units of work. Webhooks go out through the
  * `WebhookTransport` provided to this layer, if any (the reference server's `NodeWebhookTransport`); without one,
  * each delivery attempt fails `not_configured` and is retried.
@@ -40,7 +41,7 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Pricer.layer.pipe(Layer.provide(FxRateCache.layer))
+  ExchangeRates.layer.pipe(Layer.provideMerge(Pricer.layer), Layer.provide(FxRateCache.layer))
 ).pipe(
   Layer.provideMerge(Platforms.layer),
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),

@@ -4,6 +4,7 @@ import type {
   ApiTokens,
   Authentication,
   Customers,
+  ExchangeRates,
   ExternalAccounts,
   IdempotencyKeys,
   InternalAccounts,
@@ -20,6 +21,7 @@ import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/i
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { ExchangeRatesHandlers } from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
@@ -44,6 +46,7 @@ export type Services =
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
   | SandboxClocks.SandboxClocks
+  | ExchangeRates.ExchangeRates
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -81,6 +84,7 @@ export const layer = Layer.mergeAll(
       ConfigHandlers.layer,
       TokensHandlers.layer,
       SandboxClockHandlers.layer,
+      ExchangeRatesHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -41,7 +41,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   },
   config: { get: "VIEW", update: "MANAGE" },
   tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" },
-  sandboxClock: { get: "VIEW", advance: "MANAGE" }
+  sandboxClock: { get: "VIEW", advance: "MANAGE" },
+  exchangeRates: { list: "VIEW" }
 }
 
 const byRoute = (() => {

@@ -1,0 +1,2 @@
+export * as ExchangeRatesApi from "./ExchangeRatesApi.js"
+export * as PricingErrorBodies from "./PricingErrorBodies.js"

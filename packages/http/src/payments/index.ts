@@ -1,0 +1,1 @@
+export * as ExchangeRatesHandlers from "./ExchangeRatesHandlers.js"
