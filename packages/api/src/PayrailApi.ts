@@ -5,7 +5,7 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
-import { QuotesApi, TransactionsApi } from "./payments/index.js"
+import { ExchangeRatesApi, QuotesApi, TransactionsApi } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -59,6 +59,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(ConfigApi.ConfigApi)
   .add(TokensApi.TokensApi)
   .add(SandboxClockApi.SandboxClockApi)
+  .add(ExchangeRatesApi.ExchangeRatesApi)
   .add(QuotesApi.QuotesApi)
   .add(TransactionsApi.TransactionsApi)
   .prefix(basePath)

@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
-import { FxRateCache, PaymentJobs, Pricer, Quotes, Transactions } from "./payments/index.js"
+import { ExchangeRates, FxRateCache, PaymentJobs, Pricer, Quotes, Transactions } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
@@ -23,6 +23,7 @@ export type Services =
   | Transactions.Transactions
   | PaymentJobs.PaymentJobs
   | Pricer.Pricer
+  | ExchangeRates.ExchangeRates
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -44,10 +45,13 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Quotes.layer.pipe(Layer.provideMerge(Pricer.layer.pipe(Layer.provide(FxRateCache.layer)))),
+  Quotes.layer,
   Transactions.layer,
-  PaymentJobs.layer
+  PaymentJobs.layer,
+  ExchangeRates.layer
 ).pipe(
+  Layer.provideMerge(Pricer.layer),
+  Layer.provide(FxRateCache.layer),
   Layer.provideMerge(Platforms.layer),
   Layer.provide(Layer.merge(AccountProvisioning.customerLayer, AccountProvisioning.platformLayer)),
   Layer.provideMerge(InternalAccounts.layer)

@@ -4,6 +4,7 @@ import type {
   ApiTokens,
   Authentication,
   Customers,
+  ExchangeRates,
   ExternalAccounts,
   IdempotencyKeys,
   InternalAccounts,
@@ -22,7 +23,7 @@ import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/i
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
-import { QuotesHandlers, TransactionsHandlers } from "./payments/index.js"
+import { ExchangeRatesHandlers, QuotesHandlers, TransactionsHandlers } from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
@@ -47,6 +48,7 @@ export type Services =
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
   | SandboxClocks.SandboxClocks
+  | ExchangeRates.ExchangeRates
   | Quotes.Quotes
   | Transactions.Transactions
 
@@ -86,6 +88,7 @@ export const layer = Layer.mergeAll(
       ConfigHandlers.layer,
       TokensHandlers.layer,
       SandboxClockHandlers.layer,
+      ExchangeRatesHandlers.layer,
       QuotesHandlers.layer,
       TransactionsHandlers.layer,
       SystemHandlers.layer

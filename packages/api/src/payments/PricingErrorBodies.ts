@@ -1,27 +1,39 @@
-import { PricingErrors } from "@payrail/core"
+import { Errors } from "@payrail/core"
 import { ErrorBody } from "../kernel/index.js"
 
-const { wire } = ErrorBody
+/** The wire forms of pricing's refusals, every one a 400, for every operation that prices (quotes, exchange rates). */
 
-/** The 400 bodies of pricing: no rate, a currency the platform does not take, amounts out of its limits. */
-export const QuoteRateUnavailableBody = wire(
-  PricingErrors.QuoteRateUnavailable,
+/** 400 `QUOTE_RATE_UNAVAILABLE`: no exchange rate for the corridor now. */
+export const QuoteRateUnavailableBody = ErrorBody.wire(
+  Errors.QuoteRateUnavailable,
   400,
-  "No rate for the corridor now; try again later"
+  "No exchange rate is available for the corridor now; `details` name it"
 )
-export const InvalidCurrencyBody = wire(
-  PricingErrors.InvalidCurrency,
+
+/** 400 `INVALID_CURRENCY`: `details.currency` is unknown, or not supported by the platform (`details.rule`). */
+export const InvalidCurrencyBody = ErrorBody.wire(
+  Errors.InvalidCurrency,
   400,
-  "The platform does not support the currency"
+  "A currency Payrail does not know or the platform does not support (`details.currency`, `details.rule`)"
 )
-export const InvalidAmountBody = wire(PricingErrors.InvalidAmount, 400, "The amount delivers nothing after fees")
-export const AmountOutOfRangeBody = wire(
-  PricingErrors.AmountOutOfRange,
+
+/** 400 `INVALID_AMOUNT`: the amount does not cover one receiving minor unit with its fees. */
+export const InvalidAmountBody = ErrorBody.wire(
+  Errors.InvalidAmount,
   400,
-  "The amount is below the currency's minimum"
+  "The amount does not cover one minor unit of the receiving currency with its fees"
 )
-export const TransactionSizeLimitExceededBody = wire(
-  PricingErrors.TransactionSizeLimitExceeded,
+
+/** 400 `AMOUNT_OUT_OF_RANGE`: the total sending amount is below the platform's `minAmount` of the currency. */
+export const AmountOutOfRangeBody = ErrorBody.wire(
+  Errors.AmountOutOfRange,
   400,
-  "The amount is above the currency's single-transaction maximum"
+  "The sending amount is below the platform's minimum for the currency (`details.minAmount`)"
+)
+
+/** 400 `TRANSACTION_SIZE_LIMIT_EXCEEDED`: the total sending amount is above the platform's `maxAmount`. */
+export const TransactionSizeLimitExceededBody = ErrorBody.wire(
+  Errors.TransactionSizeLimitExceeded,
+  400,
+  "The sending amount is above the platform's maximum for the currency (`details.maxAmount`)"
 )

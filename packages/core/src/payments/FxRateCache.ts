@@ -42,8 +42,14 @@ export const layer: Layer.Layer<FxRateCache, never, FxRates> = Layer.effect(
     const provider = yield* FxRates
     const cache = yield* Cache.makeWith({
       capacity,
-      // The lookup runs in the fiber of the first caller of a key, under its clock: the key's own offset.
-      lookup: (key: Key) => provider.rate(key.from, key.to),
+      // The cache runs a lookup in its own context, where a clock that reads the caller's offset from the request
+      // (`SandboxClock.callerClock`) finds none: the provider is asked at the key's offset explicitly.
+      lookup: (key: Key) =>
+        Effect.flatMap(PlatformTime.offset, (seen) => {
+          const missingMillis = key.offsetMillis - Duration.toMillis(seen)
+          const rate = provider.rate(key.from, key.to)
+          return missingMillis > 0 ? PlatformTime.within(Duration.millis(missingMillis))(rate) : rate
+        }),
       timeToLive: Exit.match({ onFailure: () => Duration.zero, onSuccess: () => timeToLive })
     })
     return {

@@ -16,12 +16,32 @@ import * as Rate from "./Rate.js"
 import * as RateDetails from "./RateDetails.js"
 
 /** What to price: the corridor, the locked side and amount, and optionally the quote's own platform fee. */
-export interface PriceRequest {
-  readonly sendingCurrency: string
-  readonly receivingCurrency: string
+export interface PriceRequest extends CorridorRequest {
   readonly lockedSide: Pricing.LockedSide
   readonly lockedAmountMinor: bigint
+}
+
+/** A corridor to price, with the quote's own platform fee when it has one. */
+export interface CorridorRequest {
+  readonly sendingCurrency: string
+  readonly receivingCurrency: string
   readonly platformFeeOverride?: FeeSchedule.PlatformFeeOverride
+}
+
+/** What a price in a corridor is made of, before any amount: currencies, limits, rate and fees. */
+export interface PriceTerms {
+  readonly sendingCurrency: Currency.Currency
+  readonly receivingCurrency: Currency.Currency
+  /** The platform's configuration of the sending currency: its `minAmount` and `maxAmount` bound a total. */
+  readonly sendingLimits: Platform.SupportedCurrency
+  /** The provider's rate (mid and spread); for the same currency, one with no spread. */
+  readonly fx: FxRate
+  /** The customer's rate, `FxRates.applied(fx)`. */
+  readonly rate: Rate.Rate
+  /** Payrail's fee terms. */
+  readonly payrailFee: Pricing.FeeTerms
+  /** The platform's fee terms, their fixed part converted to sending minor units. */
+  readonly platformFee: Pricing.FeeTerms
 }
 
 /** A price with what a quote shows of it. */
@@ -61,10 +81,29 @@ export class Pricer extends Context.Tag("@payrail/core/Pricer")<
      * currency's limits: below `minAmount` is `AmountOutOfRange`, above `maxAmount` `TransactionSizeLimitExceeded`.
      */
     readonly price: (platform: Platform.Platform, request: PriceRequest) => Effect.Effect<PricedQuote, PriceError>
+    /**
+     * The terms of a corridor for `platform`, without an amount (so without limits): what `price` prices with, for
+     * callers that price several amounts or show indicative prices (`GET /exchange-rates`). Fails as `price` does
+     * for currencies and rates.
+     */
+    readonly terms: (
+      platform: Platform.Platform,
+      request: CorridorRequest
+    ) => Effect.Effect<PriceTerms, QuoteRateUnavailable | InvalidCurrency>
   }
 >() {}
 
-const supported = (platform: Platform.Platform, code: string) =>
+/**
+ * The currency of `code` with the platform's configuration of it; `InvalidCurrency` when Payrail does not know the
+ * code (`unknown_currency`) or the platform does not support it (`currency_not_supported_by_platform`).
+ */
+export const supportedCurrency = (
+  platform: Platform.Platform,
+  code: string
+): Effect.Effect<
+  { readonly currency: Currency.Currency; readonly config: Platform.SupportedCurrency },
+  InvalidCurrency
+> =>
   Effect.gen(function* () {
     const currency = Currency.find(code)
     if (Option.isNone(currency)) return yield* InvalidCurrency.of(code, "unknown_currency")
@@ -101,42 +140,55 @@ export const layer: Layer.Layer<Pricer, never, FxRateCache> = Layer.effect(
           variableBps: spec.variableBps
         }
       })
-    return {
-      price: Effect.fn("Pricer.price")(function* (platform: Platform.Platform, request: PriceRequest) {
-        const sending = yield* supported(platform, request.sendingCurrency)
-        const receiving = yield* supported(platform, request.receivingCurrency)
-        if (request.lockedSide === "SENDING") yield* withinLimits(sending.config, request.lockedAmountMinor)
+    const terms = (platform: Platform.Platform, request: CorridorRequest) =>
+      Effect.gen(function* () {
+        const sending = yield* supportedCurrency(platform, request.sendingCurrency)
+        const receiving = yield* supportedCurrency(platform, request.receivingCurrency)
         const fx = yield* rates.rate(sending.currency.code, receiving.currency.code)
-        const payrailFee = FeeSchedule.payrailFee(sending.currency, receiving.currency)
         const spec = FeeSchedule.platformFeeSpec(
           platform,
           sending.currency,
           receiving.currency,
           request.platformFeeOverride
         )
-        const platformFee = Option.isSome(spec) ? yield* platformFeeTerms(spec.value, sending.currency) : Pricing.noFee
-        const result = Pricing.price({
-          sending: sending.currency,
-          receiving: receiving.currency,
-          lockedSide: request.lockedSide,
-          lockedAmountMinor: request.lockedAmountMinor,
-          rate: applied(fx),
-          payrailFee,
-          platformFee
-        })
-        if (Either.isLeft(result)) return yield* InvalidAmount.of(sending.currency.code, receiving.currency.code)
-        const priced = result.right
-        yield* withinLimits(sending.config, priced.totalSendingMinor)
         return {
           sendingCurrency: sending.currency,
           receivingCurrency: receiving.currency,
+          sendingLimits: sending.config,
+          fx,
+          rate: applied(fx),
+          payrailFee: FeeSchedule.payrailFee(sending.currency, receiving.currency),
+          platformFee: Option.isSome(spec) ? yield* platformFeeTerms(spec.value, sending.currency) : Pricing.noFee
+        } satisfies PriceTerms
+      })
+    return {
+      terms: Effect.fn("Pricer.terms")(terms),
+      price: Effect.fn("Pricer.price")(function* (platform: Platform.Platform, request: PriceRequest) {
+        const corridor = yield* terms(platform, request)
+        const { sendingCurrency, receivingCurrency, sendingLimits } = corridor
+        if (request.lockedSide === "SENDING") yield* withinLimits(sendingLimits, request.lockedAmountMinor)
+        const result = Pricing.price({
+          sending: sendingCurrency,
+          receiving: receivingCurrency,
+          lockedSide: request.lockedSide,
+          lockedAmountMinor: request.lockedAmountMinor,
+          rate: corridor.rate,
+          payrailFee: corridor.payrailFee,
+          platformFee: corridor.platformFee
+        })
+        if (Either.isLeft(result)) return yield* InvalidAmount.of(sendingCurrency.code, receivingCurrency.code)
+        const priced = result.right
+        yield* withinLimits(sendingLimits, priced.totalSendingMinor)
+        return {
+          sendingCurrency,
+          receivingCurrency,
           priced,
           exchangeRate: Rate.toNumber(priced.rate),
-          rateDetails: RateDetails.of(priced, payrailFee),
-          rateUpdatedAt: fx.updatedAt,
-          fx,
-          payrailFee,
-          platformFee
+          rateDetails: RateDetails.of(priced, corridor.payrailFee),
+          rateUpdatedAt: corridor.fx.updatedAt,
+          fx: corridor.fx,
+          payrailFee: corridor.payrailFee,
+          platformFee: corridor.platformFee
         } satisfies PricedQuote
       })
     }

@@ -2,23 +2,9 @@ import { Either } from "effect"
 import type { Currency } from "../kernel/index.js"
 import * as Rate from "./Rate.js"
 
-/**
+/*
  * The arithmetic of a price: from a locked amount, a rate and fees to every amount of a quote, in integer minor
- * units, by one rounding rule (docs/fx-and-fees.md):
- *
- * - `k = rate × 10^(sending.decimals − receiving.decimals)`: sending minor units per receiving minor unit, an exact
- *   rational. The same currency on both sides always prices at `k = 1` (the rate given is not used).
- * - `convert(R) = ceil(R × k)`: what R receiving minor units cost in sending minor units.
- * - Fees are on the converted amount C: `fee(C) = fixedMinor + ceil(C × variableBps / 10000)`, once for Payrail's fee
- *   and once for the platform's.
- * - Locked RECEIVING (R given): `C = convert(R)`, `S = C + payrail + platform`, no rounding.
- * - Locked SENDING (S given): R is the LARGEST R ≥ 1 with `convert(R) + fees(convert(R)) ≤ S`; what is left over,
- *   `rounding = S − C − payrail − platform`, is kept as part of the fees (0 ≤ rounding, and it is less than the cost of
- *   one more receiving unit with its fees). When no R ≥ 1 fits, the price is refused: `receives_nothing`.
- * - `feesMinor = payrail + platform + rounding`, so in both modes, exactly:
- *   `totalSendingMinor == ceil(totalReceivingMinor × k) + feesMinor`.
- *
- * Every rounding favours the platform: the customer never receives more than was paid for.
+ * units, by the one rounding rule stated on `price` (and in docs/fx-and-fees.md).
  */
 
 /** Which side of a quote the customer fixed: the amount sent, or the amount received. */
@@ -165,10 +151,26 @@ const priced = (
 }
 
 /**
- * Prices a transfer by the rule above. Pure and exact (bigint throughout; no loop over amounts). Refuses with
- * `receives_nothing` when the locked amount is not positive, or when a locked sending amount does not cover one
- * receiving minor unit with its fees. Throws a `RangeError` for fee terms outside their ranges (a defect of the
- * caller: fees come from validated configuration).
+ * Prices a transfer in integer minor units by THE rounding rule (docs/fx-and-fees.md has a worked example):
+ *
+ * - `k = rate × 10^(sending.decimals − receiving.decimals)`: sending minor units per receiving minor unit, an exact
+ *   rational. The same currency on both sides always prices at `k = 1` (the rate given is not used).
+ * - `convert(R) = ceil(R × k)`: what R receiving minor units cost in sending minor units.
+ * - Fees are on the converted amount C: `fee(C) = fixedMinor + ceil(C × variableBps / 10000)`, once for Payrail's fee
+ *   and once for the platform's.
+ * - Locked RECEIVING (R given): `C = convert(R)`, `S = C + payrail + platform`, no rounding.
+ * - Locked SENDING (S given): R is the LARGEST R ≥ 1 with `convert(R) + fees(convert(R)) ≤ S`; what is left over,
+ *   `rounding = S − C − payrail − platform`, is kept as part of the fees (0 ≤ rounding, and it is less than the cost of
+ *   one more receiving unit with its fees). When no R ≥ 1 fits, the price is refused: `receives_nothing`.
+ * - `feesMinor = payrail + platform + rounding`, so in both modes, exactly:
+ *   `totalSendingMinor == ceil(totalReceivingMinor × k) + feesMinor`.
+ *
+ * Every rounding favours the platform: the customer never receives more than was paid for.
+ *
+ * Pure and exact (bigint throughout; computed, never a loop over amounts). Refuses with `receives_nothing` when the
+ * locked amount is not positive, or when a locked sending amount does not cover one receiving minor unit with its
+ * fees. Throws a `RangeError` for fee terms outside their ranges (a defect of the caller: fees come from validated
+ * configuration).
  */
 export const price = (input: PriceInput): Either.Either<Priced, PricingRefusal> => {
   const rate = input.sending.code === input.receiving.code ? Rate.one : input.rate

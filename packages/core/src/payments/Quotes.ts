@@ -1,7 +1,17 @@
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
 import { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import { Customer, CustomerRepo } from "../customers/index.js"
-import { Currency, Ids, Outbox, type Page, ResourceId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import {
+  Currency,
+  FieldError,
+  Ids,
+  InvalidInput,
+  Outbox,
+  type Page,
+  ResourceId,
+  type StoreFailure,
+  UnitOfWork
+} from "../kernel/index.js"
 import { Jobs } from "../events/index.js"
 import { Ledger, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -160,6 +170,14 @@ export const layer = Layer.effect(
       const parties = yield* PaymentParties.resolve(platform, request).pipe(Effect.provide(accounts))
       const sendingCode = parties.source.currency
       const receivingCode = parties.destination.currency
+      if (request.platformFeeOverride !== undefined && sendingCode !== "USD") {
+        return yield* InvalidInput.InvalidInput.withErrors([
+          new FieldError.FieldError({
+            field: "platformFeeOverride",
+            message: "applies to quotes whose sending currency is USD only"
+          })
+        ])
+      }
       const priced = yield* pricer.price(platform, {
         sendingCurrency: sendingCode,
         receivingCurrency: receivingCode,

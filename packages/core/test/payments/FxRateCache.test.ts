@@ -1,6 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, DateTime, Effect, Exit, Layer, Option, Ref, TestClock } from "effect"
-import { FxRateCache, FxRates, PlatformTime, PricingErrors, Rate } from "@payrail/core"
+import {
+  ApiToken,
+  Caller,
+  FxRateCache,
+  FxRates,
+  Platform,
+  Platforms,
+  PlatformTime,
+  PricingErrors,
+  Rate,
+  SandboxClock
+} from "@payrail/core"
 
 const read = (text: string) => Option.getOrThrow(Rate.fromString(text))
 
@@ -102,6 +113,46 @@ describe("FxRateCache", () => {
       expect(Rate.format(ahead.mid)).toBe("0.05006")
       expect(DateTime.toEpochMillis(ahead.updatedAt)).toBe(3_600_000)
       expect(yield* cache.rate("USD", "MXN").pipe(PlatformTime.within("1 hour"))).toBe(ahead)
+      expect(yield* Ref.get(calls)).toBe(2)
+    })
+  )
+})
+
+/** A caller whose sandbox platform runs `clockOffsetSeconds` ahead. */
+const callerAhead = (clockOffsetSeconds: number): Caller.Caller => {
+  const platform = new Platform.Platform({
+    id: Platform.PlatformId.make("Platform:00000000-0000-4000-8000-000000000001"),
+    name: "Ahead",
+    environment: "SANDBOX",
+    config: Platforms.defaultConfig,
+    clockOffsetSeconds,
+    createdAt: DateTime.unsafeMake(0),
+    updatedAt: DateTime.unsafeMake(0)
+  })
+  return {
+    platform,
+    token: new ApiToken.ApiToken({
+      id: ApiToken.ApiTokenId.make("ApiToken:00000000-0000-4000-8000-000000000002"),
+      platformId: platform.id,
+      name: "test",
+      clientId: "pk_test",
+      secretHash: "a".repeat(64),
+      permissions: ["VIEW"],
+      createdAt: DateTime.unsafeMake(0)
+    })
+  }
+}
+
+describe("FxRateCache under a request's clock", () => {
+  it.effect("asks the provider at the caller's platform time, which the request's clock reads from its caller", () =>
+    Effect.gen(function* () {
+      const { cache, calls } = yield* setup
+      const ahead = yield* cache
+        .rate("USD", "MXN")
+        .pipe(Effect.provideService(Caller.CurrentCaller, callerAhead(3_600)), SandboxClock.withCallerTime)
+      expect(Rate.format(ahead.mid)).toBe("0.05006")
+      const now = yield* cache.rate("USD", "MXN").pipe(SandboxClock.withCallerTime)
+      expect(Rate.format(now.mid)).toBe("0.05")
       expect(yield* Ref.get(calls)).toBe(2)
     })
   )

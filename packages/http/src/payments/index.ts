@@ -1,2 +1,3 @@
+export * as ExchangeRatesHandlers from "./ExchangeRatesHandlers.js"
 export * as QuotesHandlers from "./QuotesHandlers.js"
 export * as TransactionsHandlers from "./TransactionsHandlers.js"

@@ -43,7 +43,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" },
   sandboxClock: { get: "VIEW", advance: "MANAGE" },
   quotes: { create: "TRANSACT", list: "VIEW", get: "VIEW", execute: "TRANSACT" },
-  transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" }
+  transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" },
+  exchangeRates: { list: "VIEW" }
 }
 
 const byRoute = (() => {
