@@ -84,10 +84,7 @@ export type QuoteDestination = typeof QuoteDestination.Type
 export const PaymentInstructions = Schema.Struct({
   instructionsNotes: Schema.optional(Schema.String),
   isPlatformAccount: Schema.optional(Schema.Boolean),
-  accountOrWalletInfo: Schema.Struct(
-    { accountType: Schema.String },
-    JsonObject.JsonObject
-  )
+  accountOrWalletInfo: Schema.Struct({ accountType: Schema.String }, JsonObject.JsonObject)
 }).annotations({ identifier: "PaymentInstructions" })
 export type PaymentInstructions = typeof PaymentInstructions.Type
 
