@@ -10,6 +10,7 @@ import type {
   InternalAccounts,
   PlatformSettings,
   Quotes,
+  SandboxPayments,
   SandboxClocks,
   SandboxFunding,
   UnitOfWork,
@@ -23,7 +24,12 @@ import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/i
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
-import { ExchangeRatesHandlers, QuotesHandlers, TransactionsHandlers } from "./payments/index.js"
+import {
+  ExchangeRatesHandlers,
+  QuotesHandlers,
+  SandboxPaymentsHandlers,
+  TransactionsHandlers
+} from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
@@ -51,6 +57,7 @@ export type Services =
   | ExchangeRates.ExchangeRates
   | Quotes.Quotes
   | Transactions.Transactions
+  | SandboxPayments.SandboxPayments
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -91,6 +98,7 @@ export const layer = Layer.mergeAll(
       ExchangeRatesHandlers.layer,
       QuotesHandlers.layer,
       TransactionsHandlers.layer,
+      SandboxPaymentsHandlers.layer,
       SystemHandlers.layer
     )
   ),

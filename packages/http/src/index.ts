@@ -9,6 +9,7 @@ export * as InternalAccountsHandlers from "./accounts/InternalAccountsHandlers.j
 export * as PayrailHttp from "./PayrailHttp.js"
 export * as QuotesHandlers from "./payments/QuotesHandlers.js"
 export * as RateLimitedResponse from "./platforms/RateLimitedResponse.js"
+export * as SandboxPaymentsHandlers from "./payments/SandboxPaymentsHandlers.js"
 export * as SourceAddress from "./platforms/SourceAddress.js"
 export * as SystemHandlers from "./kernel/SystemHandlers.js"
 export * as TransactionsHandlers from "./payments/TransactionsHandlers.js"

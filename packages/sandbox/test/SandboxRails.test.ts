@@ -94,7 +94,7 @@ describe("SandboxRails: transfers and pulls by the account's suffix", () => {
 
   it("reads the user part of an UMA address", () => {
     const uma = {
-      ...leg("1", "TRANSFER"),
+      ...leg("1234567001", "TRANSFER"),
       counterparty: { _tag: "UmaAddress", umaAddress: "$alice003@example.com" }
     } as const
     expect(SandboxRails.suffixOf(uma)).toBe("003")
