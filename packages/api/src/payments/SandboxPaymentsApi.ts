@@ -2,8 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Currency, Money, Quote, Transaction } from "@payrail/core"
 import { FieldErrorReport } from "../kernel/index.js"
-import { Authentication } from "../platforms/index.js"
-import { SandboxOnlyBody } from "../platforms/SandboxClockApi.js"
+import { Authentication, SandboxClockApi } from "../platforms/index.js"
 import { BalanceLimitBody, QuoteExpiredBody, QuoteNotFoundBody, QuoteTransitionRefusedBody } from "./QuotesApi.js"
 
 /** Body of `POST /sandbox/send`: the quote the payer funds, in its sending currency, and optionally another amount. */
@@ -28,7 +27,7 @@ export class SandboxPaymentsApi extends HttpApiGroup.make("sandboxPayments")
       .addError(QuoteExpiredBody)
       .addError(QuoteTransitionRefusedBody)
       .addError(BalanceLimitBody)
-      .addError(SandboxOnlyBody)
+      .addError(SandboxClockApi.SandboxOnlyBody)
       .annotate(OpenApi.Summary, "Sandbox: pay a real-time funded quote")
       .annotate(
         OpenApi.Description,
