@@ -9,7 +9,8 @@ import {
   Pricer,
   Quotes,
   SandboxPayments,
-  Transactions
+  Transactions,
+  Transfers
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
@@ -33,6 +34,7 @@ export type Services =
   | Pricer.Pricer
   | ExchangeRates.ExchangeRates
   | SandboxPayments.SandboxPayments
+  | Transfers.Transfers
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -54,7 +56,7 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  SandboxPayments.layer.pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.merge(SandboxPayments.layer, Transfers.layer).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer

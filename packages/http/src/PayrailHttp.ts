@@ -17,18 +17,20 @@ import type {
   WebhookDeliveries,
   WebhookDispatch,
   Transactions,
+  Transfers,
   WebhookSecrets
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { Deprecations, DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
   SandboxPaymentsHandlers,
-  TransactionsHandlers
+  TransactionsHandlers,
+  TransfersHandlers
 } from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
@@ -58,6 +60,7 @@ export type Services =
   | Quotes.Quotes
   | Transactions.Transactions
   | SandboxPayments.SandboxPayments
+  | Transfers.Transfers
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -81,7 +84,8 @@ export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
   ErrorMapping.layer,
-  CallerTime.layer
+  CallerTime.layer,
+  Deprecations.layer
 ).pipe(
   // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
   Layer.provide(Idempotency.layer),
@@ -99,6 +103,7 @@ export const layer = Layer.mergeAll(
       QuotesHandlers.layer,
       TransactionsHandlers.layer,
       SandboxPaymentsHandlers.layer,
+      TransfersHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -32,8 +32,10 @@ export const BalanceLimitBody = wire(
   409,
   "The destination's balance would exceed 9007199254740991 minor units"
 )
-const SelfPaymentBody = wire(PaymentErrors.SelfPayment, 400, "An account cannot pay itself")
-const VerificationRequiredBody = wire(
+/** 400 `SELF_PAYMENT`. */
+export const SelfPaymentBody = wire(PaymentErrors.SelfPayment, 400, "An account cannot pay itself")
+/** 400 `EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED`. */
+export const VerificationRequiredBody = wire(
   PaymentErrors.ExternalAccountVerificationRequired,
   400,
   "The destination's ownership must be verified first"

@@ -45,6 +45,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   quotes: { create: "TRANSACT", list: "VIEW", get: "VIEW", execute: "TRANSACT" },
   transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" },
   sandboxPayments: { send: "TRANSACT" },
+  transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" }
 }
 

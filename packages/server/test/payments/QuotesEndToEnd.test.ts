@@ -136,7 +136,7 @@ const suite = (
           ...(body === undefined ? {} : { body: JSON.stringify(body) })
         })
       )
-      return { status: response.status, body: (await response.json()) as Body }
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Body }
     }
 
     const newCustomer = async (fullName: string) => {
@@ -401,6 +401,65 @@ const suite = (
       const invoice = lightning.body.paymentInstructions[0]?.accountOrWalletInfo.invoice ?? ""
       expect(LightningDestination.isBolt11Invoice(invoice)).toBe(true)
       expect(invoice.startsWith(`lnbc${lightning.body.totalSendingAmount * 10}n1`)).toBe(true)
+      for (const total of (await ledgerBalances()).values()) expect(total).toBe(0n)
+    })
+
+    it("keeps the deprecated same-currency transfers: out and in, with the transfer table's outcomes", async () => {
+      const alice = await newCustomer("Alice Transfers")
+      await fund(alice.accounts.USD!, 100_000)
+      const out = async (accountNumber: string, amount: number) => {
+        const destination = await externalUsd(alice.id, accountNumber)
+        return call("POST", "/transfer-out", {
+          source: { accountId: alice.accounts.USD },
+          destination: { accountId: destination },
+          amount
+        })
+      }
+      const sent = await out("2222222001", 10_000)
+      expect(sent.status).toBe(201)
+      expect(sent.headers.get("deprecation")).toBe("true")
+      expect(sent.body).toMatchObject({ type: "OUTGOING", status: "PROCESSING" })
+      await waitForStatus(sent.body.id, "COMPLETED")
+
+      const broke = await out("2222222002", 1_000)
+      expect(await waitForStatus(broke.body.id, "FAILED")).toMatchObject({ failureReason: "INSUFFICIENT_FUNDS" })
+      const slow = await out("2222222005", 1_000)
+      expect((await transactionOf(slow.body.id)).status).toBe("PROCESSING")
+      expect((await call("POST", "/sandbox/clock/advance", { seconds: 31 })).status).toBe(200)
+      await waitForStatus(slow.body.id, "FAILED")
+      expect((await balanceOf(alice.accounts.USD!)).available).toBe(90_000)
+
+      const source = await externalUsd(alice.id, "3333333001")
+      const pulled = await call("POST", "/transfer-in", {
+        source: { accountId: source },
+        destination: { accountId: alice.accounts.USD },
+        amount: 5_000
+      })
+      expect(pulled.status).toBe(201)
+      expect(pulled.body).toMatchObject({ type: "INCOMING", direction: "DEBIT" })
+      await waitForStatus(pulled.body.id, "COMPLETED")
+      expect((await balanceOf(alice.accounts.USD!)).available).toBe(95_000)
+
+      const bounced = await call("POST", "/transfer-in", {
+        source: { accountId: await externalUsd(alice.id, "3333333003") },
+        destination: { accountId: alice.accounts.USD },
+        amount: 5_000
+      })
+      expect(await waitForStatus(bounced.body.id, "FAILED")).toMatchObject({ failureReason: "ACCOUNT_INVALID" })
+      expect((await balanceOf(alice.accounts.USD!)).total).toBe(95_000)
+
+      const noAmount = await call("POST", "/transfer-in", {
+        source: { accountId: source },
+        destination: { accountId: alice.accounts.USD }
+      })
+      expect(noAmount.status).toBe(400)
+      expect(noAmount.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "amount" }] } })
+      const converting = await call("POST", "/transfer-out", {
+        source: { accountId: alice.accounts.EUR },
+        destination: { accountId: source },
+        amount: 100
+      })
+      expect(converting.status).toBe(400)
       for (const total of (await ledgerBalances()).values()) expect(total).toBe(0n)
     })
 
