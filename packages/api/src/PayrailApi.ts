@@ -5,7 +5,7 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
-import { ExchangeRatesApi, QuotesApi, TransactionsApi } from "./payments/index.js"
+import { ExchangeRatesApi, QuotesApi, SandboxPaymentsApi, TransactionsApi, TransfersApi } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -62,6 +62,8 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(ExchangeRatesApi.ExchangeRatesApi)
   .add(QuotesApi.QuotesApi)
   .add(TransactionsApi.TransactionsApi)
+  .add(SandboxPaymentsApi.SandboxPaymentsApi)
+  .add(TransfersApi.TransfersApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

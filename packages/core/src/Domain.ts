@@ -2,7 +2,16 @@ import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
-import { ExchangeRates, FxRateCache, PaymentJobs, Pricer, Quotes, Transactions } from "./payments/index.js"
+import {
+  ExchangeRates,
+  FxRateCache,
+  PaymentJobs,
+  Pricer,
+  Quotes,
+  SandboxPayments,
+  Transactions,
+  Transfers
+} from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
 /** Every use-case service of the domain. */
@@ -24,6 +33,8 @@ export type Services =
   | PaymentJobs.PaymentJobs
   | Pricer.Pricer
   | ExchangeRates.ExchangeRates
+  | SandboxPayments.SandboxPayments
+  | Transfers.Transfers
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -45,7 +56,7 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Quotes.layer,
+  Layer.merge(SandboxPayments.layer, Transfers.layer).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer

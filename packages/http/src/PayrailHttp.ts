@@ -10,20 +10,28 @@ import type {
   InternalAccounts,
   PlatformSettings,
   Quotes,
+  SandboxPayments,
   SandboxClocks,
   SandboxFunding,
   UnitOfWork,
   WebhookDeliveries,
   WebhookDispatch,
   Transactions,
+  Transfers,
   WebhookSecrets
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
-import { ExchangeRatesHandlers, QuotesHandlers, TransactionsHandlers } from "./payments/index.js"
+import { Deprecations, DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import {
+  ExchangeRatesHandlers,
+  QuotesHandlers,
+  SandboxPaymentsHandlers,
+  TransactionsHandlers,
+  TransfersHandlers
+} from "./payments/index.js"
 import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
@@ -51,6 +59,8 @@ export type Services =
   | ExchangeRates.ExchangeRates
   | Quotes.Quotes
   | Transactions.Transactions
+  | SandboxPayments.SandboxPayments
+  | Transfers.Transfers
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -74,7 +84,8 @@ export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
   ErrorMapping.layer,
-  CallerTime.layer
+  CallerTime.layer,
+  Deprecations.layer
 ).pipe(
   // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
   Layer.provide(Idempotency.layer),
@@ -91,6 +102,8 @@ export const layer = Layer.mergeAll(
       ExchangeRatesHandlers.layer,
       QuotesHandlers.layer,
       TransactionsHandlers.layer,
+      SandboxPaymentsHandlers.layer,
+      TransfersHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,5 +1,13 @@
 import { Layer } from "effect"
-import type { FxRates, KycProvider, NameVerificationProvider, OwnershipVerifier, Rails } from "@payrail/core"
+import type {
+  FundingInstructions,
+  FxRates,
+  KycProvider,
+  NameVerificationProvider,
+  OwnershipVerifier,
+  Rails
+} from "@payrail/core"
+import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
@@ -13,15 +21,17 @@ export type Providers =
   | OwnershipVerifier.OwnershipVerifier
   | FxRates.FxRates
   | Rails.Rails
+  | FundingInstructions.FundingInstructions
 
 /**
- * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates and
- * the rails.
+ * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates, the
+ * rails and real-time funding instructions.
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
   SandboxNameVerification.layer,
   SandboxOwnership.layer,
   SandboxFxRates.layer,
-  SandboxRails.layer
+  SandboxRails.layer,
+  SandboxFundingInstructions.layer
 )

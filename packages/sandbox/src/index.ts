@@ -1,5 +1,7 @@
+export * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 export * as SandboxFxRates from "./SandboxFxRates.js"
 export * as SandboxKyc from "./SandboxKyc.js"
+export * as SandboxLightningInvoice from "./SandboxLightningInvoice.js"
 export * as SandboxNameVerification from "./SandboxNameVerification.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"
 export * as SandboxRails from "./SandboxRails.js"

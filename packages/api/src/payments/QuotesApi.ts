@@ -12,8 +12,10 @@ const { ListResponse, pageParams } = ListQuery
 
 /** 404 `QUOTE_NOT_FOUND`. */
 export const QuoteNotFoundBody = wire(PaymentErrors.QuoteNotFound, 404, "No such quote on this platform")
-const QuoteExpiredBody = wire(PaymentErrors.QuoteExpired, 400, "The quote has expired; request a new quote")
-const QuoteTransitionRefusedBody = wire(
+/** 400 `QUOTE_EXPIRED`. */
+export const QuoteExpiredBody = wire(PaymentErrors.QuoteExpired, 400, "The quote has expired; request a new quote")
+/** 409 `INVALID_STATE_TRANSITION`: executed already, or not pending. */
+export const QuoteTransitionRefusedBody = wire(
   PaymentErrors.QuoteTransitionRefused,
   409,
   "The quote was executed already, or is not pending"
@@ -24,13 +26,16 @@ export const InsufficientFundsBody = wire(
   400,
   "The source account's available balance does not cover the payment"
 )
-const BalanceLimitBody = wire(
+/** 409: the destination balance would pass the largest amount the API carries. */
+export const BalanceLimitBody = wire(
   Ledger.BalanceLimitExceeded,
   409,
   "The destination's balance would exceed 9007199254740991 minor units"
 )
-const SelfPaymentBody = wire(PaymentErrors.SelfPayment, 400, "An account cannot pay itself")
-const VerificationRequiredBody = wire(
+/** 400 `SELF_PAYMENT`. */
+export const SelfPaymentBody = wire(PaymentErrors.SelfPayment, 400, "An account cannot pay itself")
+/** 400 `EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED`. */
+export const VerificationRequiredBody = wire(
   PaymentErrors.ExternalAccountVerificationRequired,
   400,
   "The destination's ownership must be verified first"

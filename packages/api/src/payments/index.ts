@@ -1,4 +1,6 @@
 export * as ExchangeRatesApi from "./ExchangeRatesApi.js"
 export * as PricingErrorBodies from "./PricingErrorBodies.js"
+export * as SandboxPaymentsApi from "./SandboxPaymentsApi.js"
 export * as QuotesApi from "./QuotesApi.js"
 export * as TransactionsApi from "./TransactionsApi.js"
+export * as TransfersApi from "./TransfersApi.js"

@@ -6,10 +6,12 @@ import type { ClaimedJob, Job, JobId, NewJob } from "./Job.js"
  * Durable jobs in the store. `enqueue` inside `UnitOfWork.transaction` commits the job with the change that causes
  * it, so a job exists only if its change committed.
  *
- * Time: the due times given to `enqueue` and `retry` are in the caller's clock's time, which is a platform's time
- * when the caller runs under one (`PlatformTime`: a request of a sandbox platform whose clock was advanced, or a job
- * of it); stores convert them to real time (`PlatformTime.toRealTime`) and keep them so, and `claim`, `nextDueAt`
- * and the jobs they answer speak real time. `shiftPlatform` keeps a platform's waiting jobs in step with its clock.
+ * Time: the due time of a job of a platform (`platformId`) is in that platform's time (what its requests and jobs
+ * read from `Clock`); stores convert it to real time with the platform's clock offset as the store has it when the
+ * job is written, in the same step, so a caller that read the offset before a concurrent advance still schedules
+ * right. Other due times are in the caller's clock's time, converted with its offset (`PlatformTime.toRealTime`).
+ * `claim`, `nextDueAt` and the jobs they answer speak real time; `shiftPlatform` keeps a platform's waiting jobs in
+ * step with its clock.
  *
  * Concurrency: `claim` hands each due job to exactly one caller at a time (`FOR UPDATE SKIP LOCKED` on SQL adapters),
  * also across processes sharing the store; a lease that runs out makes the job claimable again, so a worker that

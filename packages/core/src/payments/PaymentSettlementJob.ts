@@ -24,16 +24,21 @@ export const newJob = (
   platformId: PlatformId.PlatformId,
   transactionId: TransactionId,
   startedAt: DateTime.Utc,
-  dueAt: DateTime.Utc
+  dueAt: DateTime.Utc,
+  purpose: Rails.RailLeg["purpose"] = "QUOTE"
 ): Job.NewJob => ({
   kind,
-  payload: { transactionId, startedAt: DateTime.formatIso(startedAt) },
+  payload: { transactionId, startedAt: DateTime.formatIso(startedAt), purpose },
   platformId,
   dueAt,
   deduplicationKey: `${transactionId}@${DateTime.formatIso(dueAt)}`
 })
 
-const Payload = Schema.Struct({ transactionId: TransactionId, startedAt: Schema.DateTimeUtc })
+const Payload = Schema.Struct({
+  transactionId: TransactionId,
+  startedAt: Schema.DateTimeUtc,
+  purpose: Schema.optionalWith(Schema.Literal("QUOTE", "TRANSFER"), { default: () => "QUOTE" })
+})
 const decodePayload = Schema.decodeUnknownOption(Payload)
 
 const found = <A>(option: Option.Option<A>, what: string) =>
@@ -63,7 +68,7 @@ export const run = (job: Job.Job) =>
       return yield* JobErrors.JobFailed.permanent("the job names no payment")
     }
     const platformId = job.platformId
-    const { transactionId, startedAt } = payload.value
+    const { purpose, startedAt, transactionId } = payload.value
     const transactions = yield* TransactionRepo
     const quotes = yield* QuoteRepo
     const stored = yield* found(yield* transactions.findById(platformId, transactionId), "transaction")
@@ -75,12 +80,12 @@ export const run = (job: Job.Job) =>
       ),
       "quote"
     )
-    const leg = yield* legOf(platformId, quote, stored.transaction, startedAt)
+    const leg = yield* legOf(platformId, quote, stored.transaction, startedAt, purpose)
     const now = yield* DateTime.now
     const status = Option.isNone(leg)
       ? ({ _tag: "Completed" } as const)
       : yield* (yield* Rails.Rails).status(leg.value, now)
-    yield* (yield* UnitOfWork.UnitOfWork).transaction(apply(platformId, stored, quote, status, startedAt, now))
+    yield* (yield* UnitOfWork.UnitOfWork).transaction(apply(platformId, stored, quote, status, startedAt, now, purpose))
   }).pipe(
     Effect.catchTags({
       StoreFailure: () => JobErrors.JobFailed.retry("the store failed while settling a payment"),
@@ -90,7 +95,13 @@ export const run = (job: Job.Job) =>
 
 // The rail leg of a payment: its payout to an external account, or its pull from one; none between internal
 // accounts.
-const legOf = (platformId: PlatformId.PlatformId, quote: Quote, transaction: Transaction, startedAt: DateTime.Utc) =>
+const legOf = (
+  platformId: PlatformId.PlatformId,
+  quote: Quote,
+  transaction: Transaction,
+  startedAt: DateTime.Utc,
+  purpose: Rails.RailLeg["purpose"]
+) =>
   Effect.gen(function* () {
     const accounts = yield* ExternalAccountRepo.ExternalAccountRepo
     const external = (id: string) =>
@@ -103,7 +114,7 @@ const legOf = (platformId: PlatformId.PlatformId, quote: Quote, transaction: Tra
       return Option.some<Rails.RailLeg>({
         ...common,
         direction: "PAYOUT",
-        purpose: "QUOTE",
+        purpose,
         counterparty: { _tag: "ExternalAccount", account },
         currency: quote.receivingCurrency.code,
         amountMinor: BigInt(quote.totalReceivingAmount)
@@ -129,7 +140,8 @@ const apply = (
   quote: Quote,
   status: Rails.RailStatus,
   startedAt: DateTime.Utc,
-  now: DateTime.Utc
+  now: DateTime.Utc,
+  purpose: Rails.RailLeg["purpose"]
 ) =>
   Effect.gen(function* () {
     const transactions = yield* TransactionRepo
@@ -178,7 +190,7 @@ const apply = (
       reason,
       ...(state === "COMPLETED" ? { settledAt: now } : {})
     })
-    const later = (at: DateTime.Utc) => jobs.enqueue(newJob(platformId, transaction.id, startedAt, at))
+    const later = (at: DateTime.Utc) => jobs.enqueue(newJob(platformId, transaction.id, startedAt, at, purpose))
 
     switch (status._tag) {
       case "Pending":

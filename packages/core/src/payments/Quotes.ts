@@ -19,6 +19,7 @@ import * as PaymentParties from "./PaymentParties.js"
 import { entriesOf } from "./PaymentPosting.js"
 import { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
 import * as PaymentSettlementJob from "./PaymentSettlementJob.js"
+import { FundingInstructions } from "./FundingInstructions.js"
 import { type PriceError, Pricer } from "./Pricer.js"
 import { Quote, QuoteId } from "./Quote.js"
 import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
@@ -26,6 +27,7 @@ import { lifetimeOf } from "./QuoteLifetime.js"
 import { type QuoteFilter, QuoteRepo } from "./QuoteRepo.js"
 import type { CreateQuoteRequest } from "./QuoteRequest.js"
 import * as QuoteState from "./QuoteState.js"
+import type * as Rails from "./Rails.js"
 import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
@@ -48,9 +50,16 @@ type ExecutionRefused =
 export class Quotes extends Context.Tag("@payrail/core/Quotes")<
   Quotes,
   {
+    /**
+     * Prices and stores a quote (and executes it at once with `immediatelyExecute`). A `REALTIME_FUNDING` quote
+     * carries the provider's `paymentInstructions` and a `reference` on its transaction, and waits for the payer's
+     * money (`receiveFunding`). `options.purpose` says which outcome table the rails apply (`TRANSFER` for the
+     * same-currency transfer endpoints).
+     */
     readonly create: (
       platform: Platform.Platform,
-      request: CreateQuoteRequest
+      request: CreateQuoteRequest,
+      options?: CreateOptions
     ) => Effect.Effect<
       Quote,
       Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>> | PriceError | ExecutionRefused
@@ -65,8 +74,28 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<Quote>, StoreFailure.StoreFailure>
     readonly execute: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, ExecuteError>
+    /**
+     * The payer's money for a `REALTIME_FUNDING` quote arrived: `amountMinor` of `currencyCode`. The exact quoted
+     * amount executes the quote as an execute would (the payment starts); any other amount fails the quote and its
+     * transaction with `FUNDING_AMOUNT_MISMATCH`, the money going back to the payer (a completed refund). Answers the
+     * transaction. A currency other than the quote's sending currency is `INVALID_INPUT`; a quote of another source,
+     * or not pending, is 409; an expired one `QUOTE_EXPIRED`.
+     */
+    readonly receiveFunding: (
+      platform: Platform.Platform,
+      funding: {
+        readonly quoteId: QuoteId
+        readonly currencyCode: string
+        readonly amountMinor: Option.Option<bigint>
+      }
+    ) => Effect.Effect<Transaction, ExecuteError | InvalidInput.InvalidInput>
   }
 >() {}
+
+/** How a quote is created: which outcome table the rails apply to it. */
+export interface CreateOptions {
+  readonly purpose: Rails.RailLeg["purpose"]
+}
 
 const currencyOf = (code: string) =>
   Option.getOrThrowWith(Currency.find(code), () => new Error(`unknown currency ${code}`))
@@ -83,6 +112,7 @@ export const layer = Layer.effect(
     const jobs = yield* Jobs.Jobs
     const ids = yield* Ids.Ids
     const pricer = yield* Pricer
+    const funding = yield* FundingInstructions
     const event = TransactionEvents.withIds(ids)
     const accounts = yield* Effect.context<
       InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.ExternalAccountRepo | CustomerRepo.CustomerRepo
@@ -118,15 +148,21 @@ export const layer = Layer.effect(
       )
     }
 
-    // The execution proper, inside the caller's unit of work.
-    const executeWithin = (platform: Platform.Platform, quote: Quote) =>
+    // The execution proper, inside the caller's unit of work: by the platform's execute (`funding: false`), or by the
+    // arrival of a real-time funded quote's money (`funding: true`).
+    const executeWithin = (
+      platform: Platform.Platform,
+      quote: Quote,
+      how: { readonly funding: boolean; readonly purpose: Rails.RailLeg["purpose"] }
+    ) =>
       Effect.gen(function* () {
         const now = yield* DateTime.now
         const lapsed = quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt)
         if (lapsed || quote.status === "EXPIRED") {
           return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
         }
-        if (quote.source.sourceType === "REALTIME_FUNDING") {
+        // A real-time funded quote is executed by its payer's money, never by a call.
+        if ((quote.source.sourceType === "REALTIME_FUNDING") !== how.funding) {
           return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
         }
         const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "EXECUTE"), {
@@ -162,11 +198,15 @@ export const layer = Layer.effect(
           return yield* Effect.dieMessage(`transaction ${processing.id} changed while its quote was executed`)
         }
         yield* outbox.append(yield* event(platform.id, processing))
-        yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now))
-        return executed
+        yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now, how.purpose))
+        return { quote: executed, transaction: processing }
       })
 
-    const create = Effect.fn("Quotes.create")(function* (platform: Platform.Platform, request: CreateQuoteRequest) {
+    const create = Effect.fn("Quotes.create")(function* (
+      platform: Platform.Platform,
+      request: CreateQuoteRequest,
+      options: CreateOptions = { purpose: "QUOTE" }
+    ) {
       const parties = yield* PaymentParties.resolve(platform, request).pipe(Effect.provide(accounts))
       const sendingCode = parties.source.currency
       const receivingCode = parties.destination.currency
@@ -207,6 +247,17 @@ export const layer = Layer.effect(
                 (found) => found.customer.platformCustomerId
               )
             )
+      const realtime = parties.source._tag === "RealtimeFunding"
+      if (realtime && request.immediatelyExecute === true) {
+        return yield* InvalidInput.InvalidInput.withErrors([
+          new FieldError.FieldError({
+            field: "immediatelyExecute",
+            message: "is not taken with REALTIME_FUNDING: the payer's money executes the quote"
+          })
+        ])
+      }
+      // The reference the payer's bank transfer carries: short, unambiguous, tied to the quote.
+      const reference = `PR${quoteId.slice(-12).toUpperCase()}`
       const totals = {
         totalSendingAmount: Number(priced.priced.totalSendingMinor),
         totalReceivingAmount: Number(priced.priced.totalReceivingMinor),
@@ -229,7 +280,16 @@ export const layer = Layer.effect(
         ...totals,
         exchangeRate: priced.exchangeRate,
         transactionId,
-        paymentInstructions: [],
+        paymentInstructions: realtime
+          ? yield* funding.instructionsFor({
+              platformId: platform.id,
+              quoteId,
+              currency: sendingCode,
+              amountMinor: priced.priced.totalSendingMinor,
+              reference,
+              expiresAt
+            })
+          : [],
         rateDetails: priced.rateDetails,
         ...(request.description === undefined ? {} : { description: request.description }),
         ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
@@ -238,8 +298,13 @@ export const layer = Layer.effect(
       const transaction = new Transaction({
         id: transactionId,
         status: "PENDING",
-        type: parties.source._tag === "Pull" ? "INCOMING" : "OUTGOING",
-        direction: "DEBIT",
+        // Money coming in for the customer (a pull, or a payer funding an internal account) is INCOMING.
+        ...(parties.source._tag === "Pull" || (realtime && parties.destination._tag === "Internal")
+          ? {
+              type: "INCOMING" as const,
+              direction: parties.source._tag === "Pull" ? ("DEBIT" as const) : ("CREDIT" as const)
+            }
+          : { type: "OUTGOING" as const, direction: "DEBIT" as const }),
         source:
           request.source.sourceType === "ACCOUNT"
             ? { sourceType: "ACCOUNT", accountId: request.source.accountId, currency: sendingCode }
@@ -259,6 +324,7 @@ export const layer = Layer.effect(
         quoteId,
         ...(request.description === undefined ? {} : { description: request.description }),
         ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
+        ...(realtime ? { reconciliationInstructions: { reference } } : {}),
         createdAt: now,
         updatedAt: now
       })
@@ -269,20 +335,114 @@ export const layer = Layer.effect(
           yield* jobs.enqueue(QuoteExpiryJob.newJob(platform.id, quoteId, expiresAt))
           // A quote just made cannot have expired: its lifetime is minutes.
           return request.immediatelyExecute === true
-            ? yield* executeWithin(platform, quote).pipe(Effect.catchTag("QuoteExpired", Effect.die))
+            ? (yield* executeWithin(platform, quote, { funding: false, purpose: options.purpose }).pipe(
+                Effect.catchTag("QuoteExpired", Effect.die)
+              )).quote
             : quote
         })
       )
     })
 
+    const receiveFunding = Effect.fn("Quotes.receiveFunding")(function* (
+      platform: Platform.Platform,
+      received: {
+        readonly quoteId: QuoteId
+        readonly currencyCode: string
+        readonly amountMinor: Option.Option<bigint>
+      }
+    ) {
+      return yield* store.transaction(
+        Effect.gen(function* () {
+          const quote = yield* find(platform, received.quoteId)
+          if (quote.source.sourceType !== "REALTIME_FUNDING") {
+            return yield* QuoteTransitionRefused.of(quote.id, quote.status, "FUNDING")
+          }
+          if (received.currencyCode !== quote.sendingCurrency.code) {
+            return yield* InvalidInput.InvalidInput.withErrors([
+              new FieldError.FieldError({
+                field: "currencyCode",
+                constraint: { enum: [quote.sendingCurrency.code] },
+                message: "must be the quote's sending currency"
+              })
+            ])
+          }
+          const amount = Option.getOrElse(received.amountMinor, () => BigInt(quote.totalSendingAmount))
+          if (amount === BigInt(quote.totalSendingAmount)) {
+            return (yield* executeWithin(platform, quote, { funding: true, purpose: "QUOTE" })).transaction
+          }
+          return yield* mismatch(platform, quote)
+        })
+      )
+    })
+
+    // The payer sent another amount than quoted: the quote and its transaction fail and the money goes back.
+    const mismatch = (platform: Platform.Platform, quote: Quote) =>
+      Effect.gen(function* () {
+        const now = yield* DateTime.now
+        if (quote.status === "EXPIRED" || DateTime.greaterThanOrEqualTo(now, quote.expiresAt)) {
+          return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
+        }
+        const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "FAIL"), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        if (
+          !(yield* quotes.transition(
+            platform.id,
+            quote.id,
+            quote.status,
+            new Quote({ ...quote, status, updatedAt: now }, { disableValidation: true })
+          ))
+        ) {
+          return yield* QuoteTransitionRefused.of(quote.id, "FAILED", "FAIL")
+        }
+        const stored = yield* Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
+          Option.match(found, {
+            onNone: () => Effect.dieMessage(`quote ${quote.id} has no transaction ${quote.transactionId}`),
+            onSome: Effect.succeed
+          })
+        )
+        const next = new Transaction(
+          {
+            ...stored.transaction,
+            status: "FAILED",
+            failureReason: "FUNDING_AMOUNT_MISMATCH",
+            refund: {
+              reference: `Refund:${stored.transaction.id}`,
+              initiatedAt: now,
+              settledAt: now,
+              status: "COMPLETED",
+              reason: "TRANSACTION_FAILED"
+            },
+            updatedAt: now
+          },
+          { disableValidation: true }
+        )
+        if (
+          !(yield* transactions.transition(platform.id, next.id, stored.transaction.status, {
+            ...stored,
+            transaction: next
+          }))
+        ) {
+          return yield* Effect.dieMessage(`transaction ${next.id} changed while its quote failed`)
+        }
+        yield* outbox.append(yield* event(platform.id, next))
+        return next
+      })
+
     return {
       create,
+      receiveFunding,
       get: Effect.fn("Quotes.get")(function* (platform: Platform.Platform, id: QuoteId) {
         return yield* find(platform, id)
       }),
       list: (platform, filter, page) => quotes.list(platform.id, filter, page),
       execute: Effect.fn("Quotes.execute")(function* (platform: Platform.Platform, id: QuoteId) {
-        return yield* store.transaction(Effect.flatMap(find(platform, id), (quote) => executeWithin(platform, quote)))
+        return yield* store.transaction(
+          Effect.flatMap(find(platform, id), (quote) =>
+            Effect.map(executeWithin(platform, quote, { funding: false, purpose: "QUOTE" }), (done) => done.quote)
+          )
+        )
       })
     }
   })

@@ -1,3 +1,4 @@
+export * as Deprecations from "./Deprecations.js"
 export * as DocsPage from "./DocsPage.js"
 export * as ErrorMapping from "./ErrorMapping.js"
 export * as Idempotency from "./Idempotency.js"

@@ -44,6 +44,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   sandboxClock: { get: "VIEW", advance: "MANAGE" },
   quotes: { create: "TRANSACT", list: "VIEW", get: "VIEW", execute: "TRANSACT" },
   transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" },
+  sandboxPayments: { send: "TRANSACT" },
+  transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" }
 }
 

@@ -5,6 +5,7 @@ import {
   Ids,
   JobWorker,
   Ledger,
+  LightningDestination,
   PaymentJobs,
   Platform,
   Platforms,
@@ -39,6 +40,15 @@ interface Body {
   readonly balance: { readonly amount: number; readonly currency: { readonly code: string } }
   readonly totalBalance: { readonly amount: number }
   readonly settledAt?: string
+  readonly failureReason?: string
+  readonly reconciliationInstructions?: { readonly reference?: string }
+  readonly paymentInstructions: ReadonlyArray<{
+    readonly accountOrWalletInfo: {
+      readonly accountType: string
+      readonly reference?: string
+      readonly invoice?: string
+    }
+  }>
   readonly data: ReadonlyArray<Body>
   readonly hasMore: boolean
   readonly nextCursor?: string
@@ -47,7 +57,7 @@ interface Body {
 
 const config = new Platform.PlatformConfig({
   ...Platforms.defaultConfig,
-  supportedCurrencies: ["USD", "EUR", "MXN", "USDC"].map(
+  supportedCurrencies: ["USD", "EUR", "MXN", "USDC", "BTC"].map(
     (currencyCode) => new Platform.SupportedCurrency({ currencyCode, minAmount: 1, maxAmount: 10_000_000_000 })
   )
 })
@@ -126,7 +136,7 @@ const suite = (
           ...(body === undefined ? {} : { body: JSON.stringify(body) })
         })
       )
-      return { status: response.status, body: (await response.json()) as Body }
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Body }
     }
 
     const newCustomer = async (fullName: string) => {
@@ -334,6 +344,122 @@ const suite = (
       // Left: the completed ones (001, 003) and the lost one (007); the failed, cancelled and returned came back.
       const balance = await balanceOf(alice.accounts.USD!)
       expect(balance).toEqual({ available: 1_000_000 - 3 * 1_000, total: 1_000_000 - 3 * 1_000 })
+      for (const total of (await ledgerBalances()).values()) expect(total).toBe(0n)
+    })
+
+    it("funds REALTIME_FUNDING quotes through the sandbox payer: instructions, the exact amount, a mismatch", async () => {
+      const bob = await newCustomer("Bob Realtime")
+      const realtime = (currency: string, destination: string, amount: number) =>
+        call("POST", "/quotes", {
+          source: { sourceType: "REALTIME_FUNDING", currency },
+          destination: { destinationType: "ACCOUNT", accountId: destination },
+          lockedCurrencySide: "RECEIVING",
+          lockedCurrencyAmount: amount
+        })
+      const quoted = await realtime("USD", bob.accounts.EUR!, 5_000)
+      expect(quoted.status).toBe(201)
+      expect(quoted.body.totalReceivingAmount).toBe(5_000)
+      const [instructions] = quoted.body.paymentInstructions
+      expect(instructions?.accountOrWalletInfo).toMatchObject({
+        accountType: "USD_ACCOUNT",
+        routingNumber: "021000021"
+      })
+      const reference = instructions?.accountOrWalletInfo.reference
+      expect(reference).toMatch(/^PR[0-9A-F]{12}$/)
+      const pending = await transactionOf(quoted.body.transactionId)
+      expect(pending).toMatchObject({ type: "INCOMING", direction: "CREDIT", status: "PENDING" })
+      expect(pending.reconciliationInstructions?.reference).toBe(reference)
+
+      expect((await call("POST", `/quotes/${quoted.body.id}/execute`)).status).toBe(409)
+      const wrongCurrency = await call("POST", "/sandbox/send", { quoteId: quoted.body.id, currencyCode: "EUR" })
+      expect(wrongCurrency.status).toBe(400)
+      expect(wrongCurrency.body).toMatchObject({ code: "INVALID_INPUT" })
+      const sent = await call("POST", "/sandbox/send", { quoteId: quoted.body.id, currencyCode: "USD" })
+      expect(sent.status).toBe(200)
+      expect(sent.body.status).toBe("PROCESSING")
+      await waitForStatus(quoted.body.transactionId, "COMPLETED")
+      expect((await balanceOf(bob.accounts.EUR!)).available).toBe(5_000)
+      expect((await call("POST", "/sandbox/send", { quoteId: quoted.body.id, currencyCode: "USD" })).status).toBe(409)
+
+      const short = await realtime("USD", bob.accounts.USD!, 2_000)
+      const mismatch = await call("POST", "/sandbox/send", {
+        quoteId: short.body.id,
+        currencyCode: "USD",
+        currencyAmount: short.body.totalSendingAmount - 1
+      })
+      expect(mismatch.status).toBe(200)
+      expect(mismatch.body).toMatchObject({
+        status: "FAILED",
+        failureReason: "FUNDING_AMOUNT_MISMATCH",
+        refund: { status: "COMPLETED" }
+      })
+      expect((await call("GET", `/quotes/${short.body.id}`)).body.status).toBe("FAILED")
+      expect((await balanceOf(bob.accounts.USD!)).available).toBe(0)
+
+      const lightning = await realtime("BTC", bob.accounts.USD!, 1_000)
+      expect(lightning.status).toBe(201)
+      const invoice = lightning.body.paymentInstructions[0]?.accountOrWalletInfo.invoice ?? ""
+      expect(LightningDestination.isBolt11Invoice(invoice)).toBe(true)
+      expect(invoice.startsWith(`lnbc${lightning.body.totalSendingAmount * 10}n1`)).toBe(true)
+      for (const total of (await ledgerBalances()).values()) expect(total).toBe(0n)
+    })
+
+    it("keeps the deprecated same-currency transfers: out and in, with the transfer table's outcomes", async () => {
+      const alice = await newCustomer("Alice Transfers")
+      await fund(alice.accounts.USD!, 100_000)
+      const out = async (accountNumber: string, amount: number) => {
+        const destination = await externalUsd(alice.id, accountNumber)
+        return call("POST", "/transfer-out", {
+          source: { accountId: alice.accounts.USD },
+          destination: { accountId: destination },
+          amount
+        })
+      }
+      const sent = await out("2222222001", 10_000)
+      expect(sent.status).toBe(201)
+      expect(sent.headers.get("deprecation")).toBe("true")
+      expect(sent.body).toMatchObject({ type: "OUTGOING", status: "PROCESSING" })
+      await waitForStatus(sent.body.id, "COMPLETED")
+
+      const broke = await out("2222222002", 1_000)
+      expect(await waitForStatus(broke.body.id, "FAILED")).toMatchObject({ failureReason: "INSUFFICIENT_FUNDS" })
+      const slow = await out("2222222005", 1_000)
+      expect((await transactionOf(slow.body.id)).status).toBe("PROCESSING")
+      expect((await call("POST", "/sandbox/clock/advance", { seconds: 31 })).status).toBe(200)
+      await waitForStatus(slow.body.id, "FAILED")
+      expect((await balanceOf(alice.accounts.USD!)).available).toBe(90_000)
+
+      const source = await externalUsd(alice.id, "3333333001")
+      const pulled = await call("POST", "/transfer-in", {
+        source: { accountId: source },
+        destination: { accountId: alice.accounts.USD },
+        amount: 5_000
+      })
+      expect(pulled.status).toBe(201)
+      expect(pulled.body).toMatchObject({ type: "INCOMING", direction: "DEBIT" })
+      await waitForStatus(pulled.body.id, "COMPLETED")
+      expect((await balanceOf(alice.accounts.USD!)).available).toBe(95_000)
+
+      const bounced = await call("POST", "/transfer-in", {
+        source: { accountId: await externalUsd(alice.id, "3333333003") },
+        destination: { accountId: alice.accounts.USD },
+        amount: 5_000
+      })
+      expect(await waitForStatus(bounced.body.id, "FAILED")).toMatchObject({ failureReason: "ACCOUNT_INVALID" })
+      expect((await balanceOf(alice.accounts.USD!)).total).toBe(95_000)
+
+      const noAmount = await call("POST", "/transfer-in", {
+        source: { accountId: source },
+        destination: { accountId: alice.accounts.USD }
+      })
+      expect(noAmount.status).toBe(400)
+      expect(noAmount.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "amount" }] } })
+      const converting = await call("POST", "/transfer-out", {
+        source: { accountId: alice.accounts.EUR },
+        destination: { accountId: source },
+        amount: 100
+      })
+      expect(converting.status).toBe(400)
       for (const total of (await ledgerBalances()).values()) expect(total).toBe(0n)
     })
 

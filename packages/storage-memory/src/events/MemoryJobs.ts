@@ -24,8 +24,14 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
   const state = yield* MemoryState
   const entries = state.table<Entry>("jobs")
   const platforms = platformsOf(state)
-  const clockOffsetOf = (job: Job.Job): Duration.Duration =>
-    Duration.seconds(job.platformId === undefined ? 0 : (platforms.get(job.platformId)?.clockOffsetSeconds ?? 0))
+  const offsetOfPlatform = (platformId: string | undefined): Duration.Duration =>
+    Duration.seconds(platformId === undefined ? 0 : (platforms.get(platformId)?.clockOffsetSeconds ?? 0))
+  const clockOffsetOf = (job: Job.Job): Duration.Duration => offsetOfPlatform(job.platformId)
+  // A platform's job is due at its given platform time under the platform's offset as the store has it now (as on
+  // PostgreSQL): a caller whose reading of the offset went stale (a clock advanced while it ran) is still right.
+  // Other jobs convert with the caller's offset.
+  const realDueAt = (dueAt: DateTime.Utc, platformId: string | undefined, shift: Duration.Duration) =>
+    DateTime.subtractDuration(dueAt, platformId === undefined ? shift : offsetOfPlatform(platformId))
   // `(kind, deduplicationKey)` of every unfinished job that has a key, to its id.
   const unfinishedKeys = state.table<Job.JobId>("jobs_deduplication")
   const signals = yield* PubSub.sliding<void>(1)
@@ -70,7 +76,7 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
             payload: request.payload,
             ...(request.platformId === undefined ? {} : { platformId: request.platformId }),
             status: "PENDING",
-            dueAt: DateTime.subtractDuration(request.dueAt, shift),
+            dueAt: realDueAt(request.dueAt, request.platformId, shift),
             attempts: 0,
             createdAt: now,
             updatedAt: now
@@ -152,8 +158,14 @@ export const make: Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, MemorySt
         Arr.getSomes
       ),
     retry: (claimed, { dueAt, error }) =>
-      Effect.flatMap(PlatformTime.toRealTime(dueAt), (realDueAt) =>
-        settle(claimed, (entry, now) => settled(entry, now, { status: "PENDING", dueAt: realDueAt, lastError: error }))
+      Effect.flatMap(PlatformTime.offset, (shift) =>
+        settle(claimed, (entry, now) =>
+          settled(entry, now, {
+            status: "PENDING",
+            dueAt: realDueAt(dueAt, entry.job.platformId, shift),
+            lastError: error
+          })
+        )
       ),
     bury: (claimed, error) =>
       settle(claimed, (entry, now) => settled(entry, now, { status: "DEAD", lastError: error })),

@@ -70,6 +70,8 @@ const Settlement = Schema.Struct({
   token: Schema.String,
   now: Schema.String,
   dueAt: Schema.NullOr(Schema.String),
+  /** The due time as given, in the job's platform's time (converted with the platform's offset in SQL). */
+  platformDueAt: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String)
 })
 
@@ -87,6 +89,11 @@ export const make = (
   wakeups: Stream.Stream<void>
 ): Effect.Effect<Context.Tag.Service<Jobs.Jobs>, never, SqlClient.SqlClient> =>
   Effect.map(SqlClient.SqlClient, (sql) => {
+    // A job of a platform is due at the time it was given in that platform's time, converted to real time with the
+    // platform's clock offset as the store has it when the job is inserted (read under a share lock, so a concurrent
+    // clock advance either sees the job and shifts it, or waits for it and is seen): a caller whose own reading of the
+    // offset went stale while it ran (a clock advanced meanwhile) still gets the right real time. Other jobs convert
+    // with the caller's offset (`PlatformTime`).
     const enqueueAll = (jobs: ReadonlyArray<Job.NewJob>) =>
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(jobs)) return
@@ -98,15 +105,24 @@ export const make = (
             kind: job.kind,
             payload,
             platform_id: job.platformId ?? null,
-            status: "PENDING",
+            platform_due_at: job.platformId === undefined ? null : iso(job.dueAt),
             due_at: iso(DateTime.subtractDuration(job.dueAt, shift)),
-            attempts: 0,
-            deduplication_key: job.deduplicationKey ?? null,
-            created_at: now,
-            updated_at: now
+            deduplication_key: job.deduplicationKey ?? null
           }))
         )
-        yield* sql`INSERT INTO jobs ${sql.insert(rows)}
+        const text = yield* jsonText(rows)
+        yield* sql`INSERT INTO jobs (id, kind, payload, platform_id, status, due_at, attempts, deduplication_key,
+            created_at, updated_at)
+          SELECT r.id, r.kind, r.payload::jsonb, r.platform_id, 'PENDING',
+            COALESCE(
+              r.platform_due_at::timestamptz - make_interval(secs => (
+                SELECT p.clock_offset_seconds FROM platforms p WHERE p.id = r.platform_id FOR SHARE
+              )),
+              r.due_at::timestamptz
+            ),
+            0, r.deduplication_key, ${now}::timestamptz, ${now}::timestamptz
+          FROM jsonb_to_recordset(${text}::jsonb) AS r(id text, kind text, payload text, platform_id text,
+            platform_due_at text, due_at text, deduplication_key text)
           ON CONFLICT (kind, deduplication_key) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
       }).pipe(Effect.mapError(Errors.StoreFailure.wrap("jobs.enqueue")))
 
@@ -152,6 +168,8 @@ export const make = (
             token: claimed.leaseToken,
             now: iso(now),
             dueAt,
+            platformDueAt:
+              fields.dueAt === undefined || claimed.job.platformId === undefined ? null : iso(fields.dueAt),
             error: fields.error ?? null
           })
         }).pipe(
@@ -180,8 +198,16 @@ export const make = (
     })
     const retry = settlement(
       "jobs.retry",
-      ({ dueAt, error, id, now, token }) => sql`UPDATE jobs SET status = 'PENDING', lease_token = NULL,
-        lease_expires_at = NULL, due_at = ${dueAt}::timestamptz, last_error = ${error}, updated_at = ${now}::timestamptz
+      // As `enqueueAll`: a platform's job is due at the given platform time under the platform's current offset.
+      ({ dueAt, error, id, now, platformDueAt, token }) => sql`UPDATE jobs SET status = 'PENDING', lease_token = NULL,
+        lease_expires_at = NULL,
+        due_at = COALESCE(
+          ${platformDueAt}::timestamptz - make_interval(secs => (
+            SELECT p.clock_offset_seconds FROM platforms p WHERE p.id = jobs.platform_id FOR SHARE
+          )),
+          ${dueAt}::timestamptz
+        ),
+        last_error = ${error}, updated_at = ${now}::timestamptz
         WHERE id = ${id} AND status = 'RUNNING' AND lease_token = ${token} RETURNING id`
     )
     const bury = settlement(

@@ -1,0 +1,18 @@
+import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
+import { Effect, type Layer } from "effect"
+import { Caller, SandboxPayments } from "@payrail/core"
+import { type Authentication, PayrailApi } from "@payrail/api"
+
+/** Handler of `POST /sandbox/send` (TRANSACT). */
+export const layer: Layer.Layer<
+  HttpApiGroup.ApiGroup<"payrail", "sandboxPayments">,
+  never,
+  SandboxPayments.SandboxPayments | Authentication.Authentication
+> = HttpApiBuilder.group(PayrailApi.PayrailApi, "sandboxPayments", (handlers) =>
+  Effect.gen(function* () {
+    const sandbox = yield* SandboxPayments.SandboxPayments
+    return handlers.handle("send", ({ payload }) =>
+      Effect.flatMap(Caller.require("TRANSACT"), (caller) => sandbox.send(caller.platform, payload))
+    )
+  })
+)
