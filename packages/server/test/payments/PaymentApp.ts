@@ -39,6 +39,7 @@ export interface Body {
   readonly totalSendingAmount: number
   readonly totalReceivingAmount: number
   readonly feesIncluded: number
+  readonly createdAt: string
   readonly expiresAt: string
   readonly failureReason?: string
   readonly refund?: { readonly status: string; readonly reason: string }
@@ -136,8 +137,8 @@ class JobActivity {
   }
 }
 
-/** A sandbox platform with its API, a token with every permission and a payments job worker. */
-export interface PaymentApp {
+/** A sandbox platform seen through its API with a token of every permission. */
+export interface PaymentPlatform {
   readonly platform: Platform.Platform
   /** Sends a request as the platform (or with `authorization` from `headers`) and reads the JSON answer. */
   readonly call: (
@@ -168,6 +169,14 @@ export interface PaymentApp {
   readonly waitForStatus: (transactionId: string, status: string, timeoutMs?: number) => Promise<Body>
   /** Moves the platform's sandbox clock ahead. */
   readonly advance: (seconds: number) => Promise<void>
+  /** The ledger's sums per currency of the platform's posted entries. */
+  readonly postedTotals: () => Promise<ReadonlyMap<string, bigint>>
+}
+
+/** The API on one store with a payments job worker, and a first sandbox platform (the app's own fields). */
+export interface PaymentApp extends PaymentPlatform {
+  /** Another sandbox platform on the same API, store and worker. */
+  readonly newPlatform: (config?: Platform.PlatformConfig) => Promise<PaymentPlatform>
   /** Runs the worker until no job is due and none is running, then stops it (unless it was running already). */
   readonly settle: (timeoutMs?: number) => Promise<void>
   readonly startWorker: () => void
@@ -218,19 +227,6 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.runPromise(Effect.context<Services>())
   const web = WebHandler.make({ services: Layer.succeedContext(context) })
-  const { platform, basic } = await runtime.runPromise(
-    Effect.gen(function* () {
-      const platforms = yield* Platforms.Platforms
-      const platform = yield* platforms.create({ name: "Payments", environment: "SANDBOX", config })
-      const issued = yield* platforms.issueToken({
-        platformId: platform.id,
-        name: "payments",
-        permissions: ["VIEW", "TRANSACT", "MANAGE"]
-      })
-      return { platform, basic: `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}` }
-    })
-  )
-
   let worker: Fiber.RuntimeFiber<never, unknown> | undefined
   const startWorker = () => {
     worker ??= runtime.runFork(
@@ -254,67 +250,89 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
     return !activity.busy && (Option.isNone(next) || next.value.epochMillis > Date.now())
   }
 
-  const call: PaymentApp["call"] = async (method, route, body, headers = {}) => {
-    const response = await web.handler(
-      new Request(`http://payrail.test${base}${route}`, {
-        method,
-        headers: { authorization: basic, "content-type": "application/json", ...headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  const newPlatform = async (platformConfig: Platform.PlatformConfig = config): Promise<PaymentPlatform> => {
+    const { platform, basic } = await runtime.runPromise(
+      Effect.gen(function* () {
+        const platforms = yield* Platforms.Platforms
+        const platform = yield* platforms.create({ name: "Payments", environment: "SANDBOX", config: platformConfig })
+        const issued = yield* platforms.issueToken({
+          platformId: platform.id,
+          name: "payments",
+          permissions: ["VIEW", "TRANSACT", "MANAGE"]
+        })
+        return { platform, basic: `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}` }
       })
     )
-    return { status: response.status, body: (await response.json()) as Body }
+    const call: PaymentPlatform["call"] = async (method, route, body, headers = {}) => {
+      const response = await web.handler(
+        new Request(`http://payrail.test${base}${route}`, {
+          method,
+          headers: { authorization: basic, "content-type": "application/json", ...headers },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      )
+      return { status: response.status, body: (await response.json()) as Body }
+    }
+
+    const transactionOf = async (id: string) => (await call("GET", `/transactions/${id}`)).body
+
+    const session: PaymentPlatform = {
+      platform,
+      call,
+      newCustomer: async (fullName) => {
+        const created = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName })
+        expect(created.status).toBe(201)
+        const accounts = await call("GET", `/internal-accounts?customerId=${created.body.id}&limit=100`)
+        const byCurrency: Record<string, string> = {}
+        for (const account of accounts.body.data) {
+          if (account.type !== "EMBEDDED_WALLET") byCurrency[account.balance.currency.code] = account.id
+        }
+        return { id: created.body.id, accounts: byCurrency }
+      },
+      fund: async (accountId, amount) =>
+        expect((await call("POST", `/sandbox/internal-accounts/${accountId}/fund`, { amount })).status).toBe(200),
+      balanceOf: async (accountId) => {
+        const account = await call("GET", `/internal-accounts/${accountId}`)
+        expect(account.status).toBe(200)
+        return { available: account.body.balance.amount, total: account.body.totalBalance.amount }
+      },
+      externalUsd: async (customerId, accountNumber) => {
+        const created = await call("POST", "/customers/external-accounts", {
+          customerId,
+          currency: "USD",
+          accountInfo: { ...usdAccount(accountNumber), paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"] }
+        })
+        expect(created.status).toBe(201)
+        return created.body.id
+      },
+      quote: (source, destination, amount, extra = {}) =>
+        call("POST", "/quotes", {
+          source: { sourceType: "ACCOUNT", accountId: source },
+          destination: { destinationType: "ACCOUNT", accountId: destination },
+          lockedCurrencySide: "SENDING",
+          lockedCurrencyAmount: amount,
+          ...extra
+        }),
+      transactionOf,
+      waitForStatus: async (transactionId, status, timeoutMs = 20_000) => {
+        const deadline = Date.now() + timeoutMs
+        for (;;) {
+          const transaction = await transactionOf(transactionId)
+          if (transaction.status === status) return transaction
+          if (Date.now() > deadline) throw new Error(`${transactionId} is ${transaction.status}, not ${status}`)
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
+      },
+      advance: async (seconds) => expect((await call("POST", "/sandbox/clock/advance", { seconds })).status).toBe(200),
+      postedTotals: () =>
+        runtime.runPromise(Effect.flatMap(Ledger.Ledger, (ledger) => ledger.postedTotals(platform.id)))
+    }
+    return session
   }
 
-  const transactionOf = async (id: string) => (await call("GET", `/transactions/${id}`)).body
-
   const app: PaymentApp = {
-    platform,
-    call,
-    newCustomer: async (fullName) => {
-      const created = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName })
-      expect(created.status).toBe(201)
-      const accounts = await call("GET", `/internal-accounts?customerId=${created.body.id}&limit=100`)
-      const byCurrency: Record<string, string> = {}
-      for (const account of accounts.body.data) {
-        if (account.type !== "EMBEDDED_WALLET") byCurrency[account.balance.currency.code] = account.id
-      }
-      return { id: created.body.id, accounts: byCurrency }
-    },
-    fund: async (accountId, amount) =>
-      expect((await call("POST", `/sandbox/internal-accounts/${accountId}/fund`, { amount })).status).toBe(200),
-    balanceOf: async (accountId) => {
-      const account = await call("GET", `/internal-accounts/${accountId}`)
-      expect(account.status).toBe(200)
-      return { available: account.body.balance.amount, total: account.body.totalBalance.amount }
-    },
-    externalUsd: async (customerId, accountNumber) => {
-      const created = await call("POST", "/customers/external-accounts", {
-        customerId,
-        currency: "USD",
-        accountInfo: { ...usdAccount(accountNumber), paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"] }
-      })
-      expect(created.status).toBe(201)
-      return created.body.id
-    },
-    quote: (source, destination, amount, extra = {}) =>
-      call("POST", "/quotes", {
-        source: { sourceType: "ACCOUNT", accountId: source },
-        destination: { destinationType: "ACCOUNT", accountId: destination },
-        lockedCurrencySide: "SENDING",
-        lockedCurrencyAmount: amount,
-        ...extra
-      }),
-    transactionOf,
-    waitForStatus: async (transactionId, status, timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const transaction = await transactionOf(transactionId)
-        if (transaction.status === status) return transaction
-        if (Date.now() > deadline) throw new Error(`${transactionId} is ${transaction.status}, not ${status}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-    },
-    advance: async (seconds) => expect((await call("POST", "/sandbox/clock/advance", { seconds })).status).toBe(200),
+    ...(await newPlatform()),
+    newPlatform,
     settle: async (timeoutMs = 30_000) => {
       const wasRunning = worker !== undefined
       startWorker()
@@ -342,7 +360,3 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
   }
   return app
 }
-
-/** The ledger's sums per currency of the platform's posted entries. */
-export const postedTotals = (app: PaymentApp) =>
-  app.run(Effect.flatMap(Ledger.Ledger, (ledger) => ledger.postedTotals(app.platform.id)))

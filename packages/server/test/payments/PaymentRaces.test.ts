@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Either } from "effect"
 import { Ledger, type Quote, Quotes } from "@payrail/core"
-import { type Body, makePaymentApp, type PaymentApp, postedTotals, stores } from "./PaymentApp.js"
+import { type Body, makePaymentApp, type PaymentApp, stores } from "./PaymentApp.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -15,12 +15,30 @@ for (const store of stores("payment_races")) {
     })
     afterAll(() => app.dispose())
 
-    const reconciled = (accountId: string) =>
-      app.run(
-        Effect.flatMap(Ledger.Ledger, (ledger) =>
-          Effect.all([ledger.balance(app.platform.id, accountId), ledger.reconcile(app.platform.id, accountId)])
+    // The account's balance is what its entries say, with no reservation left open; the books balance.
+    const expectNothingReserved = async (accounts: ReadonlyArray<string>) => {
+      for (const accountId of accounts) {
+        const [balance, fromEntries] = await app.run(
+          Effect.flatMap(Ledger.Ledger, (ledger) =>
+            Effect.all([ledger.balance(app.platform.id, accountId), ledger.reconcile(app.platform.id, accountId)])
+          )
         )
-      )
+        expect(balance).toEqual(fromEntries)
+        expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
+      }
+      for (const total of (await app.postedTotals()).values()) expect(total).toBe(0n)
+    }
+
+    // Exactly one of the execute and the expiry won the quote, as its transaction and itself show once settled.
+    const expectOneWinner = async (quote: Body, executed: boolean) => {
+      if (executed) await app.waitForStatus(quote.transactionId, "COMPLETED")
+      else {
+        expect(await app.waitForStatus(quote.transactionId, "EXPIRED")).toMatchObject({
+          failureReason: "QUOTE_EXPIRED"
+        })
+      }
+      expect((await app.call("GET", `/quotes/${quote.id}`)).body.status).toBe(executed ? "COMPLETED" : "EXPIRED")
+    }
 
     // Quotes and executes `amounts` from `source` concurrently (destinations in turn), while another fiber keeps
     // reading the source's balance; answers each execute's answer with its quote, and the lowest balance seen.
@@ -63,10 +81,7 @@ for (const store of stores("payment_races")) {
       expect(spent).toBeLessThanOrEqual(funded)
       for (const answer of succeeded) await app.waitForStatus(answer.quote.transactionId, "COMPLETED")
       expect(await app.balanceOf(source)).toEqual({ available: funded - spent, total: funded - spent })
-      const [balance, fromEntries] = await reconciled(source)
-      expect(balance).toEqual(fromEntries)
-      expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
-      for (const total of (await postedTotals(app)).values()) expect(total).toBe(0n)
+      await expectNothingReserved([source])
       return { succeeded, refused, spent }
     }
 
@@ -134,29 +149,16 @@ for (const store of stores("payment_races")) {
       }
       let spent = 0
       for (const { quote, status, body } of outcomes) {
-        if (status === 200) {
-          spent += quote.totalSendingAmount
-          await app.waitForStatus(quote.transactionId, "COMPLETED")
-          expect((await app.call("GET", `/quotes/${quote.id}`)).body.status).toBe("COMPLETED")
-        } else {
-          expect([status, body.code]).toEqual([400, "QUOTE_EXPIRED"])
-          expect(await app.waitForStatus(quote.transactionId, "EXPIRED")).toMatchObject({
-            failureReason: "QUOTE_EXPIRED"
-          })
-          expect((await app.call("GET", `/quotes/${quote.id}`)).body.status).toBe("EXPIRED")
-        }
+        if (status === 200) spent += quote.totalSendingAmount
+        else expect([status, body.code]).toEqual([400, "QUOTE_EXPIRED"])
+        await expectOneWinner(quote, status === 200)
       }
       expect(await app.balanceOf(alice.accounts.USD!)).toEqual({
         available: 1_000_000 - spent,
         total: 1_000_000 - spent
       })
       expect(await app.balanceOf(bob.accounts.USD!)).toEqual({ available: spent, total: spent })
-      for (const account of [alice.accounts.USD!, bob.accounts.USD!]) {
-        const [balance, fromEntries] = await reconciled(account)
-        expect(balance).toEqual(fromEntries)
-        expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
-      }
-      for (const total of (await postedTotals(app)).values()) expect(total).toBe(0n)
+      await expectNothingReserved([alice.accounts.USD!, bob.accounts.USD!])
     })
 
     it("lets exactly one of an execute and the expiry job win a quote they reach at once", async () => {
@@ -183,11 +185,8 @@ for (const store of stores("payment_races")) {
       )
       let spent = 0
       for (const { quote, outcome } of executes) {
-        if (Either.isRight(outcome)) {
-          spent += quote.totalSendingAmount
-          await app.waitForStatus(quote.transactionId, "COMPLETED")
-          expect((await app.call("GET", `/quotes/${quote.id}`)).body.status).toBe("COMPLETED")
-        } else {
+        if (Either.isRight(outcome)) spent += quote.totalSendingAmount
+        else {
           // Whether the job had finished when the execute read the quote or won the compare-and-set after, the
           // execute answers that the quote expired.
           const refused = outcome.left
@@ -195,20 +194,15 @@ for (const store of stores("payment_races")) {
             "QuoteExpired",
             { quoteId: quote.id, expiresAt: quote.expiresAt }
           ])
-          expect(await app.waitForStatus(quote.transactionId, "EXPIRED")).toMatchObject({
-            failureReason: "QUOTE_EXPIRED"
-          })
-          expect((await app.call("GET", `/quotes/${quote.id}`)).body.status).toBe("EXPIRED")
         }
+        await expectOneWinner(quote, Either.isRight(outcome))
       }
       expect(await app.balanceOf(alice.accounts.USD!)).toEqual({
         available: 1_000_000 - spent,
         total: 1_000_000 - spent
       })
-      const [balance, fromEntries] = await reconciled(alice.accounts.USD!)
-      expect(balance).toEqual(fromEntries)
-      expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
-      for (const total of (await postedTotals(app)).values()) expect(total).toBe(0n)
+      expect(await app.balanceOf(bob.accounts.USD!)).toEqual({ available: spent, total: spent })
+      await expectNothingReserved([alice.accounts.USD!, bob.accounts.USD!])
     })
   })
 }
