@@ -15,7 +15,7 @@ for (const store of stores("payment_races")) {
     })
     afterAll(() => app.dispose())
 
-    // The account's balance is what its entries say, with no reservation left open; the books balance.
+    // Each account's balance is what its entries say, with no reservation left open; the books balance.
     const expectNothingReserved = async (accounts: ReadonlyArray<string>) => {
       for (const accountId of accounts) {
         const [balance, fromEntries] = await app.run(
@@ -27,6 +27,8 @@ for (const store of stores("payment_races")) {
         expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
       }
       for (const total of (await app.postedTotals()).values()) expect(total).toBe(0n)
+      // No job failed on the way: no settlement or expiry had to be retried.
+      expect(app.jobs.failures).toEqual([])
     }
 
     // Exactly one of the execute and the expiry won the quote, as its transaction and itself show once settled.
