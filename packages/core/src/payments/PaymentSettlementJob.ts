@@ -214,7 +214,11 @@ const apply = (
       }
       case "Returned": {
         const fields = { failureReason: status.reason, refund: refund("COMPLETED", "TRANSACTION_FAILED") }
-        if (yield* move("RETURNED", fields, "RETURN")) {
+        // Delivered and returned before any check saw it delivered (the worker was down, or a sandbox clock passed
+        // both): it fails from PROCESSING, and its reservation is confirmed first, since the money did leave.
+        const unseen = transaction.status === "PROCESSING"
+        if (yield* unseen ? move("FAILED", fields, "FAIL") : move("RETURNED", fields, "RETURN")) {
+          if (unseen) yield* Effect.transposeMapOption(postingId, (id) => ledger.confirm(platformId, id))
           yield* ledger
             .post({
               platformId,

@@ -172,7 +172,16 @@ export const layer = Layer.effect(
         const executed = new Quote({ ...quote, status, updatedAt: now }, { disableValidation: true })
         // The compare-and-set first: a losing concurrent execute stops here, before touching the ledger.
         if (!(yield* quotes.transition(platform.id, quote.id, quote.status, executed))) {
-          return yield* QuoteTransitionRefused.of(quote.id, "PROCESSING", "EXECUTE")
+          // The winner may have been the expiry job, not another execute: answer as a later read would have.
+          const winner = Option.map(yield* quotes.findById(platform.id, quote.id), (current) => current.status)
+          if (Option.contains(winner, "EXPIRED")) {
+            return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
+          }
+          return yield* QuoteTransitionRefused.of(
+            quote.id,
+            Option.getOrElse(winner, () => quote.status),
+            "EXECUTE"
+          )
         }
         const postingId = yield* reserve(platform, quote)
         const stored = yield* Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
