@@ -8,6 +8,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import { StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
+import * as JobClaimSuite from "./events/JobClaimSuite.js"
 import * as Pglite from "./fixtures/Pglite.js"
 import * as TransactionPlanSuite from "./payments/TransactionPlanSuite.js"
 import * as StatementSuite from "./StatementSuite.js"
@@ -23,6 +24,7 @@ StatementSuite.register("pglite", Pglite.layer())
 StoredRecordsSuite.register("pglite", Pglite.layer())
 UseCaseStatementSuite.register("pglite", Pglite.layer())
 TransactionPlanSuite.register("pglite", Pglite.layer())
+JobClaimSuite.register("pglite", Pglite.layer())
 
 describe("storage-postgres on pglite, in process", () => {
   // The 128 MB PostgreSQL default is resident memory in PGlite's heap; one process needs far less.

@@ -12,6 +12,7 @@ import { Fixtures, StorageConformance } from "@payrail/storage-testkit"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Migrations, StoragePostgres } from "../src/index.js"
 import * as AdapterSuite from "./AdapterSuite.js"
+import * as JobClaimSuite from "./events/JobClaimSuite.js"
 import * as Postgres from "./fixtures/Postgres.js"
 import * as TransactionPlanSuite from "./payments/TransactionPlanSuite.js"
 import * as StatementSuite from "./StatementSuite.js"
@@ -29,6 +30,7 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
   StoredRecordsSuite.register("postgres", Postgres.layer)
   UseCaseStatementSuite.register("postgres", Postgres.layer)
   TransactionPlanSuite.register("postgres", Postgres.layer)
+  JobClaimSuite.register("postgres", Postgres.layer)
 
   it.live(
     "lets two servers start on one fresh database at once: both come up, the schema is migrated once",

@@ -130,7 +130,9 @@ export const make = (
       Request: Schema.Struct({ limit: Schema.Int, now: Schema.String, leaseEnd: Schema.String }),
       Result: ClaimedRow,
       // The inner SELECT locks the due rows it picks and skips rows another claim has locked; the outer UPDATE
-      // leases them. A lease that ran out counts as due.
+      // leases them. A lease that ran out counts as due. A running job was due when it was claimed, so `due_at <=
+      // now` holds for every candidate: as the index condition it stops the scan of jobs_claim_idx at now, rather
+      // than reading every job due later (each open quote's expiry, webhook retries) on every claim.
       execute: ({ leaseEnd, limit, now }) => sql`
         UPDATE jobs AS j SET
           status = 'RUNNING',
@@ -140,8 +142,8 @@ export const make = (
           updated_at = ${now}::timestamptz
         FROM (
           SELECT id FROM jobs
-          WHERE (status = 'PENDING' AND due_at <= ${now}::timestamptz)
-             OR (status = 'RUNNING' AND lease_expires_at <= ${now}::timestamptz)
+          WHERE due_at <= ${now}::timestamptz
+            AND (status = 'PENDING' OR (status = 'RUNNING' AND lease_expires_at <= ${now}::timestamptz))
           ORDER BY due_at
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
