@@ -18,6 +18,8 @@ export interface VerifyingReceiver {
     readonly timestamp: string
     readonly status: number
     readonly atMs: number
+    /** The envelope's `data` (absent for `TEST`). */
+    readonly data?: unknown
   }>
   /** How many deliveries failed verification (answered 401). */
   readonly refused: () => number
@@ -46,14 +48,13 @@ export const startVerifyingReceiver = async (
         Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value])
       ) as Record<string, string>
       try {
-        const { id, timestamp, type } = new Webhook(secret).verify(Buffer.concat(chunks).toString("utf8"), headers) as {
-          id: string
-          type: string
-          timestamp: string
-        }
+        const { data, id, timestamp, type } = new Webhook(secret).verify(
+          Buffer.concat(chunks).toString("utf8"),
+          headers
+        ) as { id: string; type: string; timestamp: string; data?: unknown }
         const status = toFail > 0 ? 500 : 200
         toFail -= 1
-        log.push({ id, type, timestamp, status, atMs: Date.now() })
+        log.push({ id, type, timestamp, status, atMs: Date.now(), ...(data === undefined ? {} : { data }) })
         if (status === 200) accepted.push(id)
         setTimeout(() => response.writeHead(status).end(), options.delayMs ?? 0)
       } catch {
