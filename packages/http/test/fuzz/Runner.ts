@@ -71,10 +71,20 @@ const idPattern = /^([A-Z][A-Za-z]+):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 /** Ids seen in successful responses, by resource type: what "an existing id" means to the cases. */
 class IdPool implements Context {
   private readonly byType = new Map<string, Array<string>>()
+  private readonly protectedIds = new Set<string>()
+  /** Keeps `id` out of the pool: the fuzz's own tokens, which a DELETE case would otherwise revoke mid-run. */
+  protect(id: string): void {
+    this.protectedIds.add(id)
+    for (const [type, ids] of this.byType)
+      this.byType.set(
+        type,
+        ids.filter((known) => known !== id)
+      )
+  }
   harvest(value: unknown): void {
     if (typeof value === "string") {
       const type = idPattern.exec(value)?.[1]
-      if (type === undefined) return
+      if (type === undefined || this.protectedIds.has(value)) return
       const ids = this.byType.get(type) ?? []
       if (ids.length < 64 && !ids.includes(value)) ids.push(value)
       this.byType.set(type, ids)
@@ -134,6 +144,27 @@ export const run = async (options: RunOptions): Promise<Summary> => {
       ...(seed.body === undefined ? {} : { body: JSON.stringify(seed.body((type) => pool.existing(type, 0))) })
     })
     if (response.ok) pool.harvest(await response.json())
+  }
+  // The tokens the fuzz authenticates with are never a case's "existing id": deleting one would turn every later
+  // case into a 401.
+  const ownClientIds = new Set(
+    [target.basic, target.viewBasic].flatMap((basic) =>
+      basic === undefined ? [] : [atob(basic.replace(/^Basic /, "")).split(":")[0]]
+    )
+  )
+  const tokenList = api.operations.find(
+    (operation) => operation.method === "GET" && operation.template.endsWith("/tokens")
+  )
+  if (tokenList !== undefined) {
+    const response = await target.fetch(`${target.mountUrl}${tokenList.template}?limit=100`, {
+      headers: { authorization: target.basic }
+    })
+    if (response.ok) {
+      const page = (await response.json()) as { data?: ReadonlyArray<{ id?: string; clientId?: string }> }
+      for (const token of page.data ?? []) {
+        if (token.id !== undefined && ownClientIds.has(token.clientId)) pool.protect(token.id)
+      }
+    }
   }
   for (const operation of api.operations) {
     if (operation.method !== "GET" || operation.template.includes("{")) continue
