@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat, Timestamp } from "@payrail/core"
+import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -21,7 +21,7 @@ export const PermissionDeniedBody = Authentication.PermissionDeniedBody
 
 const CustomerPath = reportFieldErrors(Schema.Struct({ customerId: Customer.CustomerId }))
 
-const Bound = Timestamp.Timestamp.annotations({ description: "an ISO 8601 timestamp in the years 0001 to 9999" })
+const Bound = ListQuery.TimestampBound
 
 /** Query of `GET /customers`: filters (timestamp bounds inclusive) and paging. */
 export const CustomerListParams = reportFieldErrors(

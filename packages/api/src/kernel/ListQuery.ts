@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Page } from "@payrail/core"
+import { Page, Timestamp } from "@payrail/core"
 
 const decimalDigits = "^[1-9][0-9]{0,2}$"
 
@@ -15,6 +15,11 @@ export const Limit = Schema.String.pipe(
   Schema.compose(Schema.NumberFromString),
   Schema.between(1, Page.maxLimit, { description: `a decimal integer from 1 to ${Page.maxLimit}` })
 )
+
+/** A timestamp bound of a list filter (inclusive), in the years 0001 to 9999 the store holds. */
+export const TimestampBound = Timestamp.Timestamp.annotations({
+  description: "an ISO 8601 timestamp in the years 0001 to 9999"
+})
 
 /** `limit` (1-100, default 20) and `cursor` (a previous page's `nextCursor`), as every list takes them. */
 export const pageParams = {

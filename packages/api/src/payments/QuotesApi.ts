@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest, Timestamp } from "@payrail/core"
+import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
@@ -43,7 +43,7 @@ export const VerificationRequiredBody = wire(
 
 const QuotePath = reportFieldErrors(Schema.Struct({ quoteId: Quote.QuoteId }))
 
-const Bound = Timestamp.Timestamp.annotations({ description: "an ISO 8601 timestamp in the years 0001 to 9999" })
+const Bound = ListQuery.TimestampBound
 
 /** Query of `GET /quotes`: filters (bounds on `createdAt`, inclusive) and paging. */
 export const QuoteListParams = reportFieldErrors(

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { FieldFormat, PaymentErrors, Timestamp, Transaction } from "@payrail/core"
+import { FieldFormat, PaymentErrors, Transaction } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -17,7 +17,7 @@ export const TransactionNotFoundBody = wire(
 
 const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transaction.TransactionId }))
 
-const Bound = Timestamp.Timestamp.annotations({ description: "an ISO 8601 timestamp in the years 0001 to 9999" })
+const Bound = ListQuery.TimestampBound
 const Identifier = FieldFormat.Text(255)
 
 /** Query of `GET /transactions`: the reference's filters (dates inclusive), `sortOrder` and paging. */

@@ -11,4 +11,9 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   static withErrors(errors: ReadonlyArray<FieldError>, reason = "The request has invalid fields"): InvalidInput {
     return new InvalidInput({ reason, details: { errors } })
   }
+
+  /** An `INVALID_INPUT` failure naming one field (dot path) and what it must be. */
+  static onField(field: string, message: string): InvalidInput {
+    return InvalidInput.withErrors([new FieldError({ field, message })])
+  }
 }

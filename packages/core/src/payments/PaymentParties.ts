@@ -8,7 +8,7 @@ import {
 } from "../accounts/index.js"
 import { CustomerRepo } from "../customers/index.js"
 import type { Customer } from "../customers/index.js"
-import { FieldError, InvalidInput } from "../kernel/index.js"
+import { InvalidInput } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { ExternalAccountVerificationRequired, SelfPayment } from "./PaymentErrors.js"
 import { isInternalAccountId } from "./PaymentPosting.js"
@@ -38,8 +38,7 @@ export interface Parties {
   readonly customerId: Option.Option<string>
 }
 
-const invalid = (field: string, message: string) =>
-  InvalidInput.InvalidInput.withErrors([new FieldError.FieldError({ field, message })])
+const invalid = InvalidInput.InvalidInput.onField
 
 const internalAccount = (platformId: Platform.PlatformId, accountId: string) =>
   Effect.flatMap(InternalAccountRepo.InternalAccountRepo, (repo) =>

@@ -124,6 +124,15 @@ export const layer = Layer.effect(
         Option.match({ onNone: () => Effect.fail(QuoteNotFound.of(id)), onSome: Effect.succeed })
       )
 
+    // A quote's transaction, stored with it: its absence is a defect.
+    const transactionOf = (platform: Platform.Platform, quote: Quote) =>
+      Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.dieMessage(`quote ${quote.id} has no transaction ${quote.transactionId}`),
+          onSome: Effect.succeed
+        })
+      )
+
     // Reserves the quote's movement; a currency the platform took on after it was created may lack its system
     // accounts: they are opened (idempotently) and the posting tried once more.
     const reserve = (platform: Platform.Platform, quote: Quote) => {
@@ -184,12 +193,7 @@ export const layer = Layer.effect(
           )
         }
         const postingId = yield* reserve(platform, quote)
-        const stored = yield* Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
-          Option.match(found, {
-            onNone: () => Effect.dieMessage(`quote ${quote.id} has no transaction ${quote.transactionId}`),
-            onSome: Effect.succeed
-          })
-        )
+        const stored = yield* transactionOf(platform, quote)
         const funded = yield* Either.match(
           TransactionState.transition(stored.transaction.id, stored.transaction.status, "FUNDED"),
           { onLeft: (refused) => Effect.dieMessage(refused.reason), onRight: Effect.succeed }
@@ -220,12 +224,10 @@ export const layer = Layer.effect(
       const sendingCode = parties.source.currency
       const receivingCode = parties.destination.currency
       if (request.platformFeeOverride !== undefined && sendingCode !== "USD") {
-        return yield* InvalidInput.InvalidInput.withErrors([
-          new FieldError.FieldError({
-            field: "platformFeeOverride",
-            message: "applies to quotes whose sending currency is USD only"
-          })
-        ])
+        return yield* InvalidInput.InvalidInput.onField(
+          "platformFeeOverride",
+          "applies to quotes whose sending currency is USD only"
+        )
       }
       const priced = yield* pricer.price(platform, {
         sendingCurrency: sendingCode,
@@ -258,12 +260,10 @@ export const layer = Layer.effect(
             )
       const realtime = parties.source._tag === "RealtimeFunding"
       if (realtime && request.immediatelyExecute === true) {
-        return yield* InvalidInput.InvalidInput.withErrors([
-          new FieldError.FieldError({
-            field: "immediatelyExecute",
-            message: "is not taken with REALTIME_FUNDING: the payer's money executes the quote"
-          })
-        ])
+        return yield* InvalidInput.InvalidInput.onField(
+          "immediatelyExecute",
+          "is not taken with REALTIME_FUNDING: the payer's money executes the quote"
+        )
       }
       // The reference the payer's bank transfer carries: short, unambiguous, tied to the quote.
       const reference = `PR${quoteId.slice(-12).toUpperCase()}`
@@ -405,12 +405,7 @@ export const layer = Layer.effect(
         ) {
           return yield* QuoteTransitionRefused.of(quote.id, "FAILED", "FAIL")
         }
-        const stored = yield* Effect.flatMap(transactions.findById(platform.id, quote.transactionId), (found) =>
-          Option.match(found, {
-            onNone: () => Effect.dieMessage(`quote ${quote.id} has no transaction ${quote.transactionId}`),
-            onSome: Effect.succeed
-          })
-        )
+        const stored = yield* transactionOf(platform, quote)
         const next = new Transaction(
           {
             ...stored.transaction,

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import type { InternalAccount } from "../accounts/index.js"
 import { CustomerRepo } from "../customers/index.js"
-import { FieldError, InvalidInput } from "../kernel/index.js"
+import { InvalidInput } from "../kernel/index.js"
 import { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as PaymentParties from "./PaymentParties.js"
@@ -36,8 +36,7 @@ export class Transfers extends Context.Tag("@payrail/core/Transfers")<
   }
 >() {}
 
-const invalid = (field: string, message: string) =>
-  InvalidInput.InvalidInput.withErrors([new FieldError.FieldError({ field, message })])
+const invalid = InvalidInput.InvalidInput.onField
 
 export const layer = Layer.effect(
   Transfers,
