@@ -20,7 +20,6 @@ export interface PaymentShape {
   readonly eventType: string
   readonly eventData: string
   readonly expiryPayload: string
-  readonly settlePayload: string
 }
 
 const rowOf = async (database: Database, sql: string): Promise<Array<string>> => {
@@ -54,20 +53,16 @@ export const readPayment = async (database: Database, transactionId: string): Pr
   )
   const [fingerprint = "", description = ""] = await rowOf(
     database,
-    `SELECT p.fingerprint, p.description FROM ledger_postings p JOIN transactions t ON p.id = t.posting_id
-     WHERE t.id = ${id}`
+    `SELECT p.fingerprint, p.description FROM ledger_postings p JOIN quotes q ON p.idempotency_key = 'quote:' || q.id
+     JOIN transactions t ON q.id = t.record->>'quoteId' WHERE t.id = ${id}`
   )
   const [eventType = "", eventData = ""] = await rowOf(
     database,
-    `SELECT type, data::text FROM outbox WHERE data->>'id' = ${id} AND data->>'status' = 'PROCESSING'`
+    `SELECT type, data::text FROM outbox WHERE data->>'id' = ${id} AND data->>'status' = 'COMPLETED'`
   )
   const [expiryPayload = ""] = await rowOf(
     database,
     `SELECT payload::text FROM jobs WHERE kind = 'payments.quote-expiry' AND payload->>'quoteId' = ${quoted(quoteId)}`
-  )
-  const [settlePayload = ""] = await rowOf(
-    database,
-    `SELECT payload::text FROM jobs WHERE kind = 'payments.settle' AND payload->>'transactionId' = ${id} LIMIT 1`
   )
   return {
     platformId,
@@ -85,8 +80,7 @@ export const readPayment = async (database: Database, transactionId: string): Pr
     description,
     eventType,
     eventData,
-    expiryPayload,
-    settlePayload
+    expiryPayload
   }
 }
 
@@ -105,27 +99,19 @@ const jobInsert = (platform: string, kind: string, payload: string, deduplicatio
 
 /**
  * One payment as the server's two units of work run it, statement for statement (the statements
- * pg_stat_statements shows for `Quotes.create` and `Quotes.execute` on PgQuoteRepo, PgTransactionRepo, PgLedger,
- * PgOutbox and PgJobs), with the records of a payment the server made:
+ * pg_stat_statements shows for `Quotes.create` and `Quotes.execute` on PgQuoteRepo, PgTransactionRepo, PgLedger
+ * and PgJobs), with the records of a payment the server made:
  * 1. quote: BEGIN; INSERT quote; INSERT transaction; INSERT the expiry job; COMMIT.
- * 2. execute: BEGIN; SELECT the quote; its guarded UPDATE (PENDING to PROCESSING); `payrail_ledger_post` of the
- *    pending posting (the guarded balance updates in account id order, the posting and its entries); SELECT the
- *    transaction; its guarded UPDATE with the posting id; INSERT the webhook event into the outbox; INSERT the
- *    settlement job; COMMIT.
+ * 2. execute (a book transfer settles in it): BEGIN; SELECT the quote; its guarded UPDATE (PENDING to COMPLETED);
+ *    SELECT the transaction; its guarded UPDATE (to COMPLETED); `payrail_ledger_post` of the posted posting (the
+ *    guarded balance updates in account id order, the posting and its entries) with the webhook event inserted into
+ *    the outbox in the same statement; COMMIT.
  * Each pgbench client pays between the same accounts as the HTTP client of its number (`pairFor`): in the spread
  * variant a pair of its own at random among its pairs, in the hot one from the hot source. The reads before the
  * quote's unit of work (the two accounts and the customer, as the server reads them) are not in it, as in the fund
- * baseline of bench/http. Jobs are due in a day, so the server's worker never runs pgbench's. With `settle`, a
- * third unit of work follows as the settlement job runs it (SELECT transaction and quote; BEGIN; guarded UPDATEs of
- * both to COMPLETED; INSERT the event; `payrail_ledger_settle`; COMMIT; the job marked DONE).
+ * baseline of bench/http. Expiry jobs are due in a day, as the server's are due minutes later: neither wakes a worker.
  */
-export const paymentScript = (
-  shape: PaymentShape,
-  accounts: Accounts,
-  variant: Variant,
-  clients: number,
-  settle: boolean
-): string => {
+export const paymentScript = (shape: PaymentShape, accounts: Accounts, variant: Variant, clients: number): string => {
   const platform = literal(shape.platformId)
   const own = Math.max(1, Math.floor(accounts.pairs.length / clients))
   const sources = variant === "hot" ? [accounts.hotSource] : accounts.pairs.map((pair) => pair.source)
@@ -134,10 +120,6 @@ export const paymentScript = (
   const source = at(sources, variant === "hot" ? "1" : ":pair")
   const destination = at(destinations, ":pair")
   const t = shape.transaction
-  const transactionColumns = (status: string) =>
-    `customer_id = ${literal(t.customerId)}, platform_customer_id = ${t.platformCustomerId === undefined ? "NULL" : literal(t.platformCustomerId)}, ` +
-    `sender_identifier = ${literal(t.sender)}, receiver_identifier = ${literal(t.receiver)}, status = '${status}', ` +
-    `type = ${literal(t.type)}, reference = NULL, posting_id = :posting_id, record = ${jsonb(t.record)}, created_at = now()`
   const lines = [
     `\\set pair 1 + :client_id % ${clients} + ${clients} * random(0, ${own - 1})`,
     "BEGIN;",
@@ -148,34 +130,19 @@ export const paymentScript = (
     "END;",
     "BEGIN;",
     `SELECT record FROM quotes WHERE platform_id = ${platform} AND id = :quote_id;`,
-    `UPDATE quotes SET customer_id = ${literal(shape.quoteCustomerId)}, status = 'PROCESSING', record = ${jsonb(shape.quoteRecord)}, created_at = now() WHERE platform_id = ${platform} AND id = :quote_id AND status = 'PENDING' RETURNING id;`,
-    `SELECT outcome, posting_id, detail, balance_account_ids, CAST(balance_posted_minor AS text[]) AS balance_posted_minor, CAST(balance_pending_debits_minor AS text[]) AS balance_pending_debits_minor, CAST(balance_pending_credits_minor AS text[]) AS balance_pending_credits_minor ` +
-      `FROM payrail_ledger_post(${platform}, 'quote' || ':' || :quote_id, ${literal(shape.fingerprint)}, 'pending', ${literal(shape.description)}, now(), ` +
-      `ARRAY[${source}, ${destination}], CAST(ARRAY['USD', 'USD'] AS text[]), CAST(ARRAY[${-paymentMinor}, ${paymentMinor}] AS bigint[])) \\gset`,
+    `UPDATE quotes SET customer_id = ${literal(shape.quoteCustomerId)}, status = 'COMPLETED', record = ${jsonb(shape.quoteRecord)}, created_at = now() WHERE platform_id = ${platform} AND id = :quote_id AND status = 'PENDING' RETURNING id;`,
     `SELECT record, posting_id FROM transactions WHERE platform_id = ${platform} AND id = :transaction_id;`,
-    `UPDATE transactions SET ${transactionColumns("PROCESSING")} WHERE platform_id = ${platform} AND id = :transaction_id AND status = 'PENDING' RETURNING id;`,
-    `INSERT INTO outbox (id, platform_id, type, timestamp, data) VALUES ('Webhook' || ':' || CAST(gen_random_uuid() AS text), ${platform}, ${literal(shape.eventType)}, now(), ${jsonb(shape.eventData)});`,
-    jobInsert(
-      platform,
-      "payments.settle",
-      shape.settlePayload,
-      ":transaction_id || '@' || CAST(now() AS text)",
-      settle ? " RETURNING id AS settle_job_id \\gset" : ""
-    ),
+    `UPDATE transactions SET customer_id = ${literal(t.customerId)}, platform_customer_id = ${t.platformCustomerId === undefined ? "NULL" : literal(t.platformCustomerId)}, ` +
+      `sender_identifier = ${literal(t.sender)}, receiver_identifier = ${literal(t.receiver)}, status = 'COMPLETED', ` +
+      `type = ${literal(t.type)}, reference = NULL, posting_id = NULL, record = ${jsonb(t.record)}, created_at = now() ` +
+      `WHERE platform_id = ${platform} AND id = :transaction_id AND status = 'PENDING' RETURNING id;`,
+    `WITH posted AS (SELECT outcome, posting_id, detail, balance_account_ids, CAST(balance_posted_minor AS text[]) AS balance_posted_minor, CAST(balance_pending_debits_minor AS text[]) AS balance_pending_debits_minor, CAST(balance_pending_credits_minor AS text[]) AS balance_pending_credits_minor ` +
+      `FROM payrail_ledger_post(${platform}, 'quote' || ':' || :quote_id, ${literal(shape.fingerprint)}, 'posted', ${literal(shape.description)}, now(), ` +
+      `ARRAY[${source}, ${destination}], CAST(ARRAY['USD', 'USD'] AS text[]), CAST(ARRAY[${-paymentMinor}, ${paymentMinor}] AS bigint[]))), ` +
+      `d0 AS (SELECT ${jsonb(shape.eventData)} AS data FROM posted WHERE outcome = 'applied'), ` +
+      `recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data) SELECT 'Webhook' || ':' || CAST(gen_random_uuid() AS text), ${platform}, ${literal(shape.eventType)}, now(), data FROM d0) ` +
+      `SELECT * FROM posted;`,
     "END;"
   ]
-  if (settle) {
-    lines.push(
-      `SELECT record, posting_id FROM transactions WHERE platform_id = ${platform} AND id = :transaction_id;`,
-      `SELECT record FROM quotes WHERE platform_id = ${platform} AND id = :quote_id;`,
-      "BEGIN;",
-      `UPDATE transactions SET ${transactionColumns("COMPLETED")} WHERE platform_id = ${platform} AND id = :transaction_id AND status = 'PROCESSING' RETURNING id;`,
-      `UPDATE quotes SET customer_id = ${literal(shape.quoteCustomerId)}, status = 'COMPLETED', record = ${jsonb(shape.quoteRecord)}, created_at = now() WHERE platform_id = ${platform} AND id = :quote_id AND status = 'PROCESSING' RETURNING id;`,
-      `INSERT INTO outbox (id, platform_id, type, timestamp, data) VALUES ('Webhook' || ':' || CAST(gen_random_uuid() AS text), ${platform}, ${literal(shape.eventType)}, now(), ${jsonb(shape.eventData)});`,
-      `SELECT payrail_ledger_settle(${platform}, :posting_id, 'posted') AS settled;`,
-      "END;",
-      "UPDATE jobs SET status = 'DONE', updated_at = now() WHERE id = :settle_job_id AND status = 'PENDING';"
-    )
-  }
   return `${lines.join("\n")}\n`
 }

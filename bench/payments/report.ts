@@ -2,13 +2,12 @@ import type { StatementStat } from "../http/statements.js"
 import type { Latencies, Variant } from "./scenario.js"
 import type { Settlement } from "./settlement.js"
 
-/** What a run measured: the server over HTTP, pgbench with the request path's units of work, or with settlement too. */
-export type Subject = "server" | "pgbench" | "pgbenchSettle"
+/** What a run measured: the server over HTTP, or pgbench running its units of work. */
+export type Subject = "server" | "pgbench"
 
 export const subjectLabels: Record<Subject, string> = {
   server: "server (HTTP)",
-  pgbench: "pgbench (same txns)",
-  pgbenchSettle: "pgbench + settlement"
+  pgbench: "pgbench (same txns)"
 }
 
 export const variantLabels: Record<Variant, string> = {
@@ -108,7 +107,7 @@ export const table = (samples: ReadonlyArray<Sample>): string => {
     "-".repeat(columns.reduce((width, [, size]) => width + size + 1, -1))
   ]
   for (const variant of ["spread", "hot"] as const) {
-    for (const subject of ["pgbench", "pgbenchSettle", "server"] as const) {
+    for (const subject of ["pgbench", "server"] as const) {
       const runs = samples.filter((sample) => sample.variant === variant && sample.subject === subject)
       if (runs.length === 0) continue
       const ratio = median(

@@ -72,12 +72,8 @@ runMain(async () => {
   const shape = await readPayment(database, first.transactionIds[0] ?? "")
   const scripts: Record<Exclude<Subject, "server">, Record<Variant, string>> = {
     pgbench: {
-      spread: paymentScript(shape, accounts, "spread", clients, false),
-      hot: paymentScript(shape, accounts, "hot", clients, false)
-    },
-    pgbenchSettle: {
-      spread: paymentScript(shape, accounts, "spread", clients, true),
-      hot: paymentScript(shape, accounts, "hot", clients, true)
+      spread: paymentScript(shape, accounts, "spread", clients),
+      hot: paymentScript(shape, accounts, "hot", clients)
     }
   }
   console.log(
@@ -150,7 +146,7 @@ runMain(async () => {
   }
 
   const samples: Array<Sample> = []
-  const order: ReadonlyArray<Subject> = ["pgbench", "pgbenchSettle", "server"]
+  const order: ReadonlyArray<Subject> = ["pgbench", "server"]
   for (let round = 0; round < rounds; round++) {
     for (const variant of ["spread", "hot"] as const) {
       for (const subject of round % 2 === 0 ? order : [...order].reverse()) {

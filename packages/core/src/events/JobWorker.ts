@@ -17,7 +17,7 @@ import type { ClaimedJob, JobId } from "./Job.js"
 import { JobFailed } from "./JobErrors.js"
 import * as Batcher from "./internal/Batcher.js"
 import * as JobHandler from "./JobHandler.js"
-import { Jobs } from "./Jobs.js"
+import { Jobs, wakeHorizon } from "./Jobs.js"
 
 /** How a worker runs. */
 export interface Options {
@@ -33,8 +33,9 @@ export interface Options {
   /** How long running handlers may take to finish once the worker is interrupted; the rest are released. */
   readonly shutdownGrace: Duration.DurationInput
   /**
-   * The longest an idle worker waits without looking for due work (default 30 seconds): a safety net for a missed
-   * wakeup (a listening connection that was down), not the way work is found.
+   * The longest an idle worker waits without looking for due work (default and at most `Jobs.wakeHorizon`, 30
+   * seconds): a safety net for a missed wakeup (a listening connection that was down), and how jobs due past the
+   * horizon, which stores need not signal, are found.
    */
   readonly maxIdle?: Duration.DurationInput
 }
@@ -80,7 +81,8 @@ export const run = <R>(
       // A handler stops before its lease ends, so that its job is settled before anyone (this worker included) may
       // claim it again.
       const handlerBudgetMillis = Duration.toMillis(Duration.times(lease, handlerShareOfLease))
-      const maxIdle = Duration.decode(options.maxIdle ?? Duration.seconds(30))
+      // Stores may not wake workers for jobs due past the horizon: never sleep longer than it.
+      const maxIdle = Duration.min(Duration.decode(options.maxIdle ?? wakeHorizon), wakeHorizon)
 
       // One pending signal at most: a wakeup or a freed slot arriving while the worker is busy is kept, not lost.
       const signal = yield* Queue.sliding<void>(1)

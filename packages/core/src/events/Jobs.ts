@@ -1,6 +1,12 @@
-import { Context, type DateTime, type Duration, type Effect, type Option, type Stream } from "effect"
+import { Context, type DateTime, Duration, type Effect, type Option, type Stream } from "effect"
 import type { PlatformId, StoreFailure } from "../kernel/index.js"
 import type { ClaimedJob, Job, JobId, NewJob } from "./Job.js"
+
+/**
+ * How far ahead a store must wake workers for: an enqueue of a job due within this (real time) signals `wakeups`;
+ * one due later may not, so an idle worker never waits longer than this before reading `nextDueAt` again.
+ */
+export const wakeHorizon: Duration.Duration = Duration.seconds(30)
 
 /**
  * Durable jobs in the store. `enqueue` inside `UnitOfWork.transaction` commits the job with the change that causes

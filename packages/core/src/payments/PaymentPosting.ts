@@ -7,6 +7,15 @@ import type { Quote } from "./Quote.js"
 export const isInternalAccountId = (accountId: string): boolean => accountId.startsWith("InternalAccount:")
 
 /**
+ * Whether a quote pays from one internal account to another: a book transfer, which crosses no rail and settles in
+ * the unit of work that executes it.
+ */
+export const isBookTransfer = (quote: Quote): boolean =>
+  quote.source.sourceType === "ACCOUNT" &&
+  isInternalAccountId(quote.source.accountId) &&
+  isInternalAccountId(destinationAccountId(quote))
+
+/**
  * The ledger entries of an executed quote, balanced per currency (nothing created or destroyed):
  * - the source pays `totalSendingAmount`: an internal account is debited; money pulled from an external account or
  *   paid in by the payer enters through the sending currency's rail clearing account;

@@ -13,10 +13,10 @@ import {
   UnitOfWork
 } from "../kernel/index.js"
 import { Jobs } from "../events/index.js"
-import { Ledger, SystemAccounts } from "../ledger/index.js"
+import { Ledger, type RecordedEvent, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as PaymentParties from "./PaymentParties.js"
-import { entriesOf } from "./PaymentPosting.js"
+import { entriesOf, isBookTransfer } from "./PaymentPosting.js"
 import { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
 import * as PaymentSettlementJob from "./PaymentSettlementJob.js"
 import { FundingInstructions } from "./FundingInstructions.js"
@@ -31,7 +31,7 @@ import type * as Rails from "./Rails.js"
 import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
-import { TransactionRepo } from "./TransactionRepo.js"
+import { type StoredTransaction, TransactionRepo } from "./TransactionRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
@@ -133,18 +133,30 @@ export const layer = Layer.effect(
         })
       )
 
-    // Reserves the quote's movement; a currency the platform took on after it was created may lack its system
-    // accounts: they are opened (idempotently) and the posting tried once more.
-    const reserve = (platform: Platform.Platform, quote: Quote) => {
+    // Posts the quote's movement: `pending` reserves it until its rail settles, `posted` settles it at once (with its
+    // event recorded in the same step). A currency the platform took on after the quote was created may lack its
+    // system accounts: they are opened (idempotently) and the posting tried once more.
+    const postMovement = (
+      platform: Platform.Platform,
+      quote: Quote,
+      status: Ledger.Posting["status"],
+      recorded?: RecordedEvent.RecordedEvent
+    ) => {
       const posting: Ledger.Posting = {
         platformId: platform.id,
         idempotencyKey: `quote:${quote.id}`,
-        status: "pending",
+        status,
         entries: entriesOf(platform.id, quote),
         description: quote.description ?? `Quote ${quote.id}`
       }
-      if (posting.entries.length < 2) return Effect.succeed(Option.none<string>())
-      const post = ledger.post(posting).pipe(Effect.map((result) => Option.some<string>(result.postingId)))
+      if (posting.entries.length < 2) {
+        return recorded === undefined
+          ? Effect.succeed(Option.none<string>())
+          : Effect.as(outbox.append(recorded.event), Option.none<string>())
+      }
+      const post = (recorded === undefined ? ledger.post(posting) : ledger.postRecording(posting, recorded)).pipe(
+        Effect.map((result) => Option.some<string>(result.postingId))
+      )
       return post.pipe(
         Effect.catchTag("InvalidPosting", () =>
           ledger
@@ -156,6 +168,43 @@ export const layer = Layer.effect(
         Effect.catchTags({ InvalidPosting: Effect.die, IdempotencyKeyReused: Effect.die })
       )
     }
+
+    // Moves a stored transaction through `events` (each must be allowed: the quote's transition decided) and stores
+    // it with compare-and-set; another writer in between is a defect.
+    const advance = (
+      platform: Platform.Platform,
+      stored: StoredTransaction,
+      events: ReadonlyArray<TransactionState.TransactionEvent>,
+      fields: {
+        readonly now: DateTime.Utc
+        readonly postingId: Option.Option<string>
+        readonly settledAt?: DateTime.Utc
+      }
+    ) =>
+      Effect.gen(function* () {
+        let status = stored.transaction.status
+        for (const event of events) {
+          status = yield* Either.match(TransactionState.transition(stored.transaction.id, status, event), {
+            onLeft: (refused) => Effect.dieMessage(refused.reason),
+            onRight: Effect.succeed
+          })
+        }
+        const next = new Transaction(
+          {
+            ...stored.transaction,
+            status,
+            updatedAt: fields.now,
+            ...(fields.settledAt === undefined ? {} : { settledAt: fields.settledAt })
+          },
+          { disableValidation: true }
+        )
+        const moved = yield* transactions.transition(platform.id, next.id, stored.transaction.status, {
+          transaction: next,
+          postingId: fields.postingId
+        })
+        if (!moved) return yield* Effect.dieMessage(`transaction ${next.id} changed while its quote was executed`)
+        return next
+      })
 
     // The execution proper, inside the caller's unit of work: by the platform's execute (`funding: false`), or by the
     // arrival of a real-time funded quote's money (`funding: true`).
@@ -174,10 +223,17 @@ export const layer = Layer.effect(
         if ((quote.source.sourceType === "REALTIME_FUNDING") !== how.funding) {
           return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
         }
-        const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "EXECUTE"), {
+        const bookTransfer = isBookTransfer(quote)
+        const executing = yield* Either.match(QuoteState.transition(quote.id, quote.status, "EXECUTE"), {
           onLeft: Effect.fail,
           onRight: Effect.succeed
         })
+        const status = bookTransfer
+          ? yield* Either.match(QuoteState.transition(quote.id, executing, "COMPLETE"), {
+              onLeft: Effect.die,
+              onRight: Effect.succeed
+            })
+          : executing
         const executed = new Quote({ ...quote, status, updatedAt: now }, { disableValidation: true })
         // The compare-and-set first: a losing concurrent execute stops here, before touching the ledger.
         if (!(yield* quotes.transition(platform.id, quote.id, quote.status, executed))) {
@@ -192,24 +248,21 @@ export const layer = Layer.effect(
             "EXECUTE"
           )
         }
-        const postingId = yield* reserve(platform, quote)
         const stored = yield* transactionOf(platform, quote)
-        const funded = yield* Either.match(
-          TransactionState.transition(stored.transaction.id, stored.transaction.status, "FUNDED"),
-          { onLeft: (refused) => Effect.dieMessage(refused.reason), onRight: Effect.succeed }
-        )
-        const processing = new Transaction(
-          { ...stored.transaction, status: funded, updatedAt: now },
-          { disableValidation: true }
-        )
-        if (
-          !(yield* transactions.transition(platform.id, processing.id, stored.transaction.status, {
-            transaction: processing,
-            postingId
-          }))
-        ) {
-          return yield* Effect.dieMessage(`transaction ${processing.id} changed while its quote was executed`)
+        if (bookTransfer) {
+          // Between two internal accounts no rail is crossed: the payment settles in this unit of work. The posting
+          // comes last, carrying the transaction's event, so the balances stay locked only until the commit.
+          const completed = yield* advance(platform, stored, ["FUNDED", "COMPLETED"], {
+            now,
+            postingId: Option.none(),
+            settledAt: now
+          })
+          const recorded = { event: yield* event(platform.id, completed), postingIdAt: [], balancesAt: [] }
+          yield* postMovement(platform, quote, "posted", recorded)
+          return { quote: executed, transaction: completed }
         }
+        const postingId = yield* postMovement(platform, quote, "pending")
+        const processing = yield* advance(platform, stored, ["FUNDED"], { now, postingId })
         yield* outbox.append(yield* event(platform.id, processing))
         yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now, how.purpose))
         return { quote: executed, transaction: processing }

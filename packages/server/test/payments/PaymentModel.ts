@@ -123,7 +123,7 @@ export class Model {
     balance.total += amount
   }
 
-  /** What executing `quote` now answers; an accepted execute reserves the source's money. */
+  /** What executing `quote` now answers; an accepted execute reserves the source's money (a book transfer moves it). */
   execute(quote: ModelQuote): ExecuteAnswer {
     if (quote.status === "EXPIRED") return { status: 400, code: "QUOTE_EXPIRED" }
     if (quote.status !== "PENDING") return { status: 409, code: "INVALID_STATE_TRANSITION" }
@@ -132,8 +132,14 @@ export class Model {
       return { status: 400, code: "INSUFFICIENT_FUNDS" }
     }
     if (quote.source.type === "internal") this.balanceOf(quote.source.accountId).available -= quote.sendingMinor
-    quote.status = "PROCESSING"
     quote.executedAt = this.now
+    // Between two internal accounts the execute settles the payment at once.
+    if (quote.source.type === "internal" && quote.destination.type === "internal") {
+      this.confirm(quote)
+      quote.status = "COMPLETED"
+    } else {
+      quote.status = "PROCESSING"
+    }
     return { status: 200 }
   }
 

@@ -199,7 +199,7 @@ for (const store of stores("payment_properties")) {
       model.quotes.push(quote)
       if (step.immediately) {
         expect(model.execute(quote)).toEqual({ status: 200 })
-        expect(created.status).toBe("PROCESSING")
+        expect(created.status).toBe(quote.status)
       } else {
         expect(created.status).toBe("PENDING")
       }

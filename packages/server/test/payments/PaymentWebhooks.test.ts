@@ -118,11 +118,34 @@ const suite = (
           entry.type === "OUTGOING_PAYMENT" && (entry.data as { id?: string } | undefined)?.id === transactionId
       )
 
+    const usdBank = async (customerId: string) => {
+      const created = await call("POST", "/customers/external-accounts", {
+        customerId,
+        currency: "USD",
+        accountInfo: {
+          accountType: "USD_ACCOUNT",
+          accountNumber: "123450001",
+          routingNumber: "021000021",
+          beneficiary: {
+            beneficiaryType: "INDIVIDUAL",
+            fullName: "Bob Hooks",
+            birthDate: "1990-01-15",
+            nationality: "US",
+            address: { line1: "1 Main St", city: "New York", state: "NY", postalCode: "10001", country: "US" }
+          }
+        }
+      })
+      expect(created.status).toBe(201)
+      return String(created.body["id"])
+    }
+
     it("delivers OUTGOING_PAYMENT, verified by standardwebhooks, for each status change with the whole transaction", async () => {
       receiver.trust(String((await call("POST", "/webhooks/secret/rotate", {})).body["webhookSecret"]))
       const payer = await usdAccountOf("Alice Hooks")
-      const payee = await usdAccountOf("Bob Hooks")
+      const bob = await call("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Bob Hooks" })
+      const payee = await usdBank(String(bob.body["id"]))
       expect((await call("POST", `/sandbox/internal-accounts/${payer}/fund`, { amount: 10_000 })).status).toBe(200)
+      // A payout crosses a rail: PROCESSING when executed, COMPLETED when the rail settles it.
       const quoted = await call("POST", "/quotes", {
         source: { sourceType: "ACCOUNT", accountId: payer },
         destination: { destinationType: "ACCOUNT", accountId: payee },
@@ -140,6 +163,29 @@ const suite = (
       )
       const transaction = (await call("GET", `/transactions/${transactionId}`)).body
       expect(completed?.data).toEqual(transaction)
+      expect(receiver.refused()).toBe(0)
+    })
+
+    it("delivers one COMPLETED OUTGOING_PAYMENT for a payment between internal accounts, settled by its execute", async () => {
+      const payer = await usdAccountOf("Carol Hooks")
+      const payee = await usdAccountOf("Dan Hooks")
+      expect((await call("POST", `/sandbox/internal-accounts/${payer}/fund`, { amount: 10_000 })).status).toBe(200)
+      const quoted = await call("POST", "/quotes", {
+        source: { sourceType: "ACCOUNT", accountId: payer },
+        destination: { destinationType: "ACCOUNT", accountId: payee },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000,
+        immediatelyExecute: true
+      })
+      expect(quoted.status).toBe(201)
+      expect(quoted.body["status"]).toBe("COMPLETED")
+      const transactionId = String(quoted.body["transactionId"])
+      await waitFor(() => deliveredFor(transactionId).length >= 1, "an OUTGOING_PAYMENT delivery")
+      // Later deliveries of the same transaction would arrive in the same drain: give them a moment to show.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const delivered = deliveredFor(transactionId)
+      expect(delivered.map((entry) => (entry.data as { status: string }).status)).toEqual(["COMPLETED"])
+      expect(delivered[0]?.data).toEqual((await call("GET", `/transactions/${transactionId}`)).body)
       expect(receiver.refused()).toBe(0)
     })
   })
