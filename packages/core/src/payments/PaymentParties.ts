@@ -10,7 +10,8 @@ import { CustomerRepo } from "../customers/index.js"
 import type { Customer } from "../customers/index.js"
 import { InvalidInput } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
-import { ExternalAccountVerificationRequired, SelfPayment } from "./PaymentErrors.js"
+import * as OwnershipThreshold from "./OwnershipThreshold.js"
+import { SelfPayment } from "./PaymentErrors.js"
 import { isInternalAccountId } from "./PaymentPosting.js"
 import { isPullable, railOf } from "./QuoteLifetime.js"
 import type { QuoteDestinationRequest, QuoteSourceRequest } from "./QuoteRequest.js"
@@ -102,10 +103,9 @@ const resolveDestination = (platform: Platform.Platform, destination: QuoteDesti
       return { _tag: "Internal", account, currency: account.currency } as const satisfies Destination
     }
     const account = yield* externalAccount(platform.id, destination.accountId)
-    if (account.status === "PENDING_OWNERSHIP_VERIFICATION" || account.status === "UNVERIFIED") {
-      return yield* ExternalAccountVerificationRequired.of(account.id, account.status)
-    }
-    if (account.status !== "ACTIVE") return yield* invalid("destination.accountId", "must be an active account")
+    // An account whose ownership is not verified receives up to a threshold, checked once the quote is priced.
+    if (account.status !== "ACTIVE" && !OwnershipThreshold.unverified(account.status))
+      return yield* invalid("destination.accountId", "must be an active account")
     const rail = yield* railOf(account.accountInfo, destination.paymentRail)
     return { _tag: "Payout", account, currency: account.currency, rail } as const satisfies Destination
   })
@@ -115,8 +115,8 @@ const ownerOf = (party: Source | Destination): Option.Option<string> =>
 
 /**
  * Resolves a quote request's source and destination on the platform: each account must exist there (404 otherwise)
- * and be active; a pulled source must be pullable; a destination awaiting ownership verification is refused
- * (`EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED`); one account cannot pay itself (`SELF_PAYMENT`); a pulled source pays
+ * and be active (an external destination may also await ownership verification: `OwnershipThreshold` limits what it
+ * receives); a pulled source must be pullable; one account cannot pay itself (`SELF_PAYMENT`); a pulled source pays
  * an internal account only. The payment's customer is the source account's owner, else the destination's, else
  * the real-time funding's `customerId`; a `customerId` given with the source must match its account's owner.
  */

@@ -17,9 +17,16 @@ import { Ledger, type RecordedEvent, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as PaymentParties from "./PaymentParties.js"
 import { entriesOf, isBookTransfer } from "./PaymentPosting.js"
-import { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
+import {
+  type ExternalAccountVerificationRequired,
+  QuoteExpired,
+  QuoteNotFound,
+  QuoteTransitionRefused
+} from "./PaymentErrors.js"
 import * as PaymentSettlementJob from "./PaymentSettlementJob.js"
 import { FundingInstructions } from "./FundingInstructions.js"
+import { FxRateCache } from "./FxRateCache.js"
+import * as OwnershipThreshold from "./OwnershipThreshold.js"
 import { type PriceError, Pricer } from "./Pricer.js"
 import { Quote, QuoteId } from "./Quote.js"
 import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
@@ -62,7 +69,10 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
       options?: CreateOptions
     ) => Effect.Effect<
       Quote,
-      Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>> | PriceError | ExecutionRefused
+      | Effect.Effect.Error<ReturnType<typeof PaymentParties.resolve>>
+      | PriceError
+      | ExecutionRefused
+      | ExternalAccountVerificationRequired
     >
     readonly get: (
       platform: Platform.Platform,
@@ -112,6 +122,7 @@ export const layer = Layer.effect(
     const jobs = yield* Jobs.Jobs
     const ids = yield* Ids.Ids
     const pricer = yield* Pricer
+    const rates = yield* FxRateCache
     const funding = yield* FundingInstructions
     const event = TransactionEvents.withIds(ids)
     const accounts = yield* Effect.context<
@@ -296,6 +307,18 @@ export const layer = Layer.effect(
               }
             })
       })
+      if (parties.destination._tag === "Payout") {
+        const { account } = parties.destination
+        yield* OwnershipThreshold.check(
+          {
+            accountId: account.id,
+            status: account.status,
+            currency: receivingCode,
+            decimals: priced.receivingCurrency.decimals
+          },
+          priced.priced.totalReceivingMinor
+        ).pipe(Effect.provideService(FxRateCache, rates))
+      }
       const now = yield* DateTime.now
       const quoteId = QuoteId.make(ResourceId.format("Quote", yield* ids.uuid))
       const transactionId = TransactionId.make(ResourceId.format("Transaction", yield* ids.uuid))
@@ -326,70 +349,83 @@ export const layer = Layer.effect(
         feesIncluded: Number(priced.priced.feesMinor),
         platformFeesIncluded: Number(priced.priced.platformFeeMinor)
       }
-      const quote = new Quote({
-        id: quoteId,
-        status: "PENDING",
-        createdAt: now,
-        updatedAt: now,
-        expiresAt,
-        source: request.source,
-        destination: request.destination,
-        ...(customerId === undefined ? {} : { customerId }),
-        sendingCurrency: currencyOf(sendingCode),
-        receivingCurrency: currencyOf(receivingCode),
-        lockedCurrencySide: request.lockedCurrencySide,
-        lockedCurrencyAmount: request.lockedCurrencyAmount,
-        ...totals,
-        exchangeRate: priced.exchangeRate,
-        transactionId,
-        paymentInstructions: realtime
-          ? yield* funding.instructionsFor({
-              platformId: platform.id,
-              quoteId,
-              currency: sendingCode,
-              amountMinor: priced.priced.totalSendingMinor,
-              reference,
-              expiresAt
-            })
-          : [],
-        rateDetails: priced.rateDetails,
-        ...(request.description === undefined ? {} : { description: request.description }),
-        ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
-        ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation })
-      })
-      const transaction = new Transaction({
-        id: transactionId,
-        status: "PENDING",
-        // Money coming in for the customer (a pull, or a payer funding an internal account) is INCOMING.
-        ...(parties.source._tag === "Pull" || (realtime && parties.destination._tag === "Internal")
-          ? {
-              type: "INCOMING" as const,
-              direction: parties.source._tag === "Pull" ? ("DEBIT" as const) : ("CREDIT" as const)
-            }
-          : { type: "OUTGOING" as const, direction: "DEBIT" as const }),
-        source:
-          request.source.sourceType === "ACCOUNT"
-            ? { sourceType: "ACCOUNT", accountId: request.source.accountId, currency: sendingCode }
-            : {
-                sourceType: "REALTIME_FUNDING",
+      // Built from a validated request and the pricer's integers: the constructors' checks would repeat them.
+      const quote = new Quote(
+        {
+          id: quoteId,
+          status: "PENDING",
+          createdAt: now,
+          updatedAt: now,
+          expiresAt,
+          source: request.source,
+          destination: request.destination,
+          ...(customerId === undefined ? {} : { customerId }),
+          sendingCurrency: currencyOf(sendingCode),
+          receivingCurrency: currencyOf(receivingCode),
+          lockedCurrencySide: request.lockedCurrencySide,
+          lockedCurrencyAmount: request.lockedCurrencyAmount,
+          ...totals,
+          exchangeRate: priced.exchangeRate,
+          transactionId,
+          paymentInstructions: realtime
+            ? yield* funding.instructionsFor({
+                platformId: platform.id,
+                quoteId,
                 currency: sendingCode,
-                ...(customerId === undefined ? {} : { customerId })
-              },
-        destination: { destinationType: "ACCOUNT", accountId: request.destination.accountId, currency: receivingCode },
-        customerId: customerId ?? platform.id,
-        ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
-        sentAmount: { amount: totals.totalSendingAmount, currency: quote.sendingCurrency },
-        receivedAmount: { amount: totals.totalReceivingAmount, currency: quote.receivingCurrency },
-        fees: totals.feesIncluded,
-        platformFees: totals.platformFeesIncluded,
-        exchangeRate: priced.exchangeRate,
-        quoteId,
-        ...(request.description === undefined ? {} : { description: request.description }),
-        ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
-        ...(realtime ? { reconciliationInstructions: { reference } } : {}),
-        createdAt: now,
-        updatedAt: now
-      })
+                amountMinor: priced.priced.totalSendingMinor,
+                reference,
+                expiresAt
+              })
+            : [],
+          rateDetails: priced.rateDetails,
+          ...(request.description === undefined ? {} : { description: request.description }),
+          ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
+          ...(request.remittanceInformation === undefined
+            ? {}
+            : { remittanceInformation: request.remittanceInformation })
+        },
+        { disableValidation: true }
+      )
+      const transaction = new Transaction(
+        {
+          id: transactionId,
+          status: "PENDING",
+          // Money coming in for the customer (a pull, or a payer funding an internal account) is INCOMING.
+          ...(parties.source._tag === "Pull" || (realtime && parties.destination._tag === "Internal")
+            ? {
+                type: "INCOMING" as const,
+                direction: parties.source._tag === "Pull" ? ("DEBIT" as const) : ("CREDIT" as const)
+              }
+            : { type: "OUTGOING" as const, direction: "DEBIT" as const }),
+          source:
+            request.source.sourceType === "ACCOUNT"
+              ? { sourceType: "ACCOUNT", accountId: request.source.accountId, currency: sendingCode }
+              : {
+                  sourceType: "REALTIME_FUNDING",
+                  currency: sendingCode,
+                  ...(customerId === undefined ? {} : { customerId })
+                },
+          destination: {
+            destinationType: "ACCOUNT",
+            accountId: request.destination.accountId,
+            currency: receivingCode
+          },
+          customerId: customerId ?? platform.id,
+          ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
+          sentAmount: { amount: totals.totalSendingAmount, currency: quote.sendingCurrency },
+          receivedAmount: { amount: totals.totalReceivingAmount, currency: quote.receivingCurrency },
+          fees: totals.feesIncluded,
+          platformFees: totals.platformFeesIncluded,
+          exchangeRate: priced.exchangeRate,
+          quoteId,
+          ...(request.description === undefined ? {} : { description: request.description }),
+          ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
+          ...(realtime ? { reconciliationInstructions: { reference } } : {}),
+          createdAt: now,
+          updatedAt: now
+        },
+        { disableValidation: true }
+      )
       return yield* store.transaction(
         Effect.gen(function* () {
           yield* quotes.insert(platform.id, quote)

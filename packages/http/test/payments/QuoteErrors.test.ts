@@ -200,14 +200,17 @@ for (const adapter of adapters) {
       }
     })
 
-    it("refuses a first-party self-custody wallet until its ownership is verified", async () => {
+    it("refuses more than EUR 1,000 to a first-party self-custody wallet until its ownership is verified", async () => {
       await patchConfig({ subjectToCounterpartyRules: true })
       try {
         const alice = await newCustomer()
         const wallet = { accountType: "BASE_WALLET", address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }
         const mine = await external(alice.id, "USDC", wallet, { ownershipType: "FIRST_PARTY" })
         expect(mine.status).toBe("PENDING_OWNERSHIP_VERIFICATION")
-        const payMine = () => refusal("POST", "/quotes", quoteBody(alice.accounts.USD!, mine.id, 1_000))
+        // Below the travel-rule threshold a transfer is allowed: USD 10 is far below EUR 1,000.
+        expect((await send("POST", "/quotes", quoteBody(alice.accounts.USD!, mine.id, 1_000))).status).toBe(201)
+        // USD 2,000 is worth more than EUR 1,000 at any plausible rate.
+        const payMine = () => refusal("POST", "/quotes", quoteBody(alice.accounts.USD!, mine.id, 200_000))
         expect(await payMine()).toEqual({
           status: 400,
           code: "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED",
@@ -222,7 +225,7 @@ for (const adapter of adapters) {
         })
         expect((await send("POST", `${path}/challenge`, { method: "WALLET_SIGNATURE" })).status).toBe(201)
         expect((await send("POST", `${path}/verify`, { signature: "0xsig" })).body.status).toBe("ACTIVE")
-        const paid = await send("POST", "/quotes", quoteBody(alice.accounts.USD!, mine.id, 1_000))
+        const paid = await send("POST", "/quotes", quoteBody(alice.accounts.USD!, mine.id, 200_000))
         expect(paid.status).toBe(201)
         // A wallet destination's quote lives 2 minutes.
         expect(Date.parse(paid.body.expiresAt) - Date.parse(paid.body.createdAt)).toBe(120_000)
