@@ -75,7 +75,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "webhook_delivery_jobs",
             "idempotency_keys",
             "sandbox_clocks",
-            "payments"
+            "payments",
+            "jobs_wake_when_due"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
 import { Jobs, type Storage } from "@payrail/core"
-import { DateTime, Duration, Effect, type Layer } from "effect"
+import { DateTime, Duration, Effect, type Layer, Queue, Stream } from "effect"
 
 const history = 20_000
 const later = 2_000
@@ -12,7 +12,7 @@ const due = 3
  * every open quote's expiry is) and 3 due now, claiming fetches about the 3 rows it hands out. Counted with
  * `pg_stat_xact_user_tables` (rows fetched through indexes or read sequentially, before and after the claim in one
  * unit of work), since a plan that filtered the later jobs row by row would still answer the right 3. Registered
- * once per backend.
+ * once per backend. Also: inserts wake workers only for jobs due within `Jobs.wakeHorizon`.
  */
 export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) =>
   layer(storage, { timeout: "60 seconds", excludeTestServices: true })(`job claims on ${backend}`, (it) => {
@@ -52,8 +52,30 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           })
         )
         expect(claimed.map(({ job }) => job.payload["name"]).sort()).toEqual(["due-0", "due-1", "due-2"])
-        console.log("READ", read)
         expect(read).toBeLessThanOrEqual(10 * due)
+      })
+    )
+
+    it.scoped("wakes workers for a job due within the wake horizon, not for one due after it", () =>
+      Effect.gen(function* () {
+        const jobs = yield* Jobs.Jobs
+        const received = yield* Queue.unbounded<void>()
+        yield* jobs.wakeups.pipe(
+          Stream.runForEach(() => Queue.offer(received, undefined)),
+          Effect.forkScoped
+        )
+        const settle = Effect.sleep("300 millis")
+        yield* settle
+        yield* Queue.takeAll(received)
+        // Real time: the store compares due times with its own clock.
+        const now = DateTime.unsafeNow()
+        const job = (name: string, dueAt: DateTime.Utc) => ({ kind: "test.wake-horizon", payload: { name }, dueAt })
+        const horizon = Duration.toSeconds(Jobs.wakeHorizon)
+        yield* jobs.enqueue(job("later", DateTime.add(now, { seconds: horizon + 60 })))
+        yield* settle
+        expect(yield* Queue.size(received)).toBe(0)
+        yield* jobs.enqueue(job("soon", DateTime.add(now, { seconds: horizon - 10 })))
+        yield* Queue.take(received).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => "no wakeup" }))
       })
     )
   })

@@ -204,17 +204,19 @@ export const register = (it: Methods) => {
       const store = yield* UnitOfWork.UnitOfWork
       const wakeups = yield* collectWakeups
       const kind = freshKind()
+      // Due long ago: within any store's wake horizon (`Jobs.wakeHorizon`) of real time, whatever the test clock says.
+      const overdue = DateTime.unsafeMake(0)
       const awaitWakeup = Queue.take(wakeups).pipe(
         Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => "no wakeup" as const })
       )
-      yield* store.transaction(jobs.enqueue(newJob(kind, at(0))))
+      yield* store.transaction(jobs.enqueue(newJob(kind, overdue)))
       yield* awaitWakeup
       yield* Queue.takeAll(wakeups)
 
       yield* Effect.ignore(
         store.transaction(
           Effect.gen(function* () {
-            yield* jobs.enqueue(newJob(kind, at(0)))
+            yield* jobs.enqueue(newJob(kind, overdue))
             // The unit of work stays open a while: a wakeup sent at enqueue time would arrive here.
             yield* liveSleep("200 millis")
             return yield* Effect.fail("rolled back" as const)
@@ -225,7 +227,7 @@ export const register = (it: Methods) => {
       expect(yield* Queue.size(wakeups)).toBe(0)
 
       const committing = yield* Effect.fork(
-        store.transaction(Effect.zipRight(jobs.enqueue(newJob(kind, at(0))), liveSleep("200 millis")))
+        store.transaction(Effect.zipRight(jobs.enqueue(newJob(kind, overdue)), liveSleep("200 millis")))
       )
       yield* liveSleep("100 millis")
       // Enqueued, not yet committed: nobody is woken yet.
