@@ -9,6 +9,7 @@ import { WebhookDeliveryError, WebhookEndpointNotSet } from "./WebhookErrors.js"
 import * as WebhookRetrySchedule from "./WebhookRetrySchedule.js"
 import { WebhookSecretRepo } from "./WebhookSecretRepo.js"
 import * as WebhookSignature from "./WebhookSignature.js"
+import { WebhookSigner } from "./WebhookSigner.js"
 import { notConfigured, type WebhookResponse, type WebhookSendFailed, WebhookTransport } from "./WebhookTransport.js"
 
 /** What one delivery attempt came to; the delivery job settles itself from it. */
@@ -148,7 +149,8 @@ export const layer = Layer.scoped(
       )
     )
 
-    const signer = WebhookSignature.makeSigner()
+    // A runtime's own signer if it brings one (Node's synchronous HMAC in the reference server), else WebCrypto.
+    const signer = Option.getOrElse(yield* Effect.serviceOption(WebhookSigner), () => WebhookSignature.makeSigner())
 
     // Signs `body` with `active` (newest first) at the real time now and sends it; `Left` when there is no secret or
     // no answer.
