@@ -76,7 +76,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "idempotency_keys",
             "sandbox_clocks",
             "payments"
-          ].map((name, index) => ({ migration_id: index + 1, name }))
+          ]
+            .map((name, index) => ({ migration_id: index + 1, name }))
+            // 20 is taken by the outgoing UMA branch, merged separately.
+            .concat([{ migration_id: 21, name: "customer_uma_addresses" }])
         )
       })
     )
