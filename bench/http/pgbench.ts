@@ -17,7 +17,21 @@ export interface FundingShape {
   readonly fundedAccountId: string
   readonly eventType: string
   readonly eventData: string
+  /** The funding's transaction row: its list columns (in `transactionColumns` order, NULL as `null`) and record. */
+  readonly transactionValues: ReadonlyArray<string | null>
+  readonly transactionRecord: string
 }
+
+/** The list columns of a `transactions` row that the fund statement fills from constants. */
+const transactionColumns = [
+  "customer_id",
+  "platform_customer_id",
+  "sender_identifier",
+  "receiver_identifier",
+  "status",
+  "type",
+  "reference"
+] as const
 
 const single = async (database: Database, sql: string): Promise<Array<string>> => {
   const row = (await psql(database.url, sql)).split("\n")[0]
@@ -29,7 +43,8 @@ const arrayOf = (text: string | undefined): Array<string> => (text ?? "").replac
 
 /**
  * The shape of the funding with `idempotencyKey` (as SandboxFunding stored it: `sandbox-fund:<key>`): its ledger
- * posting, entries and INCOMING_PAYMENT event, so pgbench can replay the same unit of work with fresh keys.
+ * posting, entries, transaction and INCOMING_PAYMENT event, so pgbench can replay the same unit of work with fresh
+ * keys.
  */
 export const readFunding = async (database: Database, idempotencyKey: string): Promise<FundingShape> => {
   const key = `sandbox-fund:${idempotencyKey}`.replaceAll("'", "''")
@@ -44,9 +59,15 @@ export const readFunding = async (database: Database, idempotencyKey: string): P
     database,
     `SELECT e.account_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.guarded WHERE e.posting_id = '${postingId}'`
   )
+  // psql prints NULL as an empty field, which a text column may hold too: NULLs come back as a marker instead.
+  const [transactionId, transactionRecord, ...transactionValues] = await single(
+    database,
+    `SELECT id, record::text, ${transactionColumns.map((column) => `coalesce(${column}, '<null>')`).join(", ")}
+     FROM transactions WHERE posting_id = '${postingId}'`
+  )
   const [eventType, eventData] = await single(
     database,
-    `SELECT type, data::text FROM outbox WHERE data->>'transactionId' = '${postingId}'`
+    `SELECT type, data::text FROM outbox WHERE data->>'id' = '${transactionId}'`
   )
   if (
     platformId === undefined ||
@@ -65,7 +86,9 @@ export const readFunding = async (database: Database, idempotencyKey: string): P
     amounts: arrayOf(amounts),
     fundedAccountId,
     eventType: eventType ?? "",
-    eventData: eventData ?? ""
+    eventData: eventData ?? "",
+    transactionValues: transactionValues.map((value) => (value === "<null>" ? null : value)),
+    transactionRecord: transactionRecord ?? ""
   }
 }
 
@@ -92,21 +115,19 @@ export const fundScript = (shape: FundingShape): string =>
   ].join("\n")
 
 /**
- * One sandbox funding as SandboxFunding runs it now (`Ledger.postRecording` on PgLedger): a single statement, in
- * its own transaction, that calls payrail_ledger_post with a fresh idempotency key and, when it applied, inserts
- * the INCOMING_PAYMENT event completed with the posting id and the funded account's new balances. This is the
- * bench's baseline for the fund endpoint. The reads before it (credentials, account) are not in it.
+ * One sandbox funding as SandboxFunding runs it now (`TransactionRepo.insertPosted` on PostgreSQL): a single
+ * statement, in its own transaction, that calls payrail_ledger_post with a fresh idempotency key and, when it
+ * applied, inserts the INCOMING_PAYMENT event (the whole transaction as its data) and the funding's transaction row
+ * (a fresh id, the posting's id). This is the bench's baseline for the fund endpoint. The reads before it
+ * (credentials, account, its owner) are not in it.
  */
 export const fundStatementScript = (shape: FundingShape): string => {
-  const funded = literal(shape.fundedAccountId)
-  const at = `array_position(p.balance_account_ids, ${funded})`
+  const values = shape.transactionValues.map((value) => (value === null ? "CAST(NULL AS text)" : literal(value)))
   return [
     `WITH posted AS MATERIALIZED (SELECT * FROM payrail_ledger_post(${literal(shape.platformId)}, 'sandbox-fund' || ':' || 'pgbench-' || CAST(gen_random_uuid() AS text), ${literal(shape.fingerprint)}, 'posted', ${literal(shape.description)}, now(), CAST(${textArray(shape.accountIds)} AS text[]), CAST(${textArray(shape.currencies)} AS text[]), CAST(ARRAY[${shape.amounts.join(", ")}] AS bigint[]))),` +
       ` d0 AS (SELECT CAST(${literal(shape.eventData)} AS jsonb) AS data FROM posted WHERE outcome = 'applied'),` +
-      ` d1 AS (SELECT jsonb_set(d.data, ARRAY['transactionId'], to_jsonb(p.posting_id)) AS data FROM d0 d, posted p),` +
-      ` d2 AS (SELECT jsonb_set(d.data, ARRAY['account','balance','amount'], to_jsonb(p.balance_posted_minor[${at}] - p.balance_pending_debits_minor[${at}])) AS data FROM d1 d, posted p),` +
-      ` d3 AS (SELECT jsonb_set(d.data, ARRAY['account','totalBalance','amount'], to_jsonb(p.balance_posted_minor[${at}])) AS data FROM d2 d, posted p),` +
-      ` recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data) SELECT 'Webhook' || ':' || CAST(gen_random_uuid() AS text), ${literal(shape.platformId)}, ${literal(shape.eventType)}, now(), data FROM d3)` +
+      ` recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data) SELECT 'Webhook' || ':' || CAST(gen_random_uuid() AS text), ${literal(shape.platformId)}, ${literal(shape.eventType)}, now(), data FROM d0),` +
+      ` inserted AS (INSERT INTO transactions (id, platform_id, ${transactionColumns.join(", ")}, posting_id, record, created_at) SELECT 'Transaction' || ':' || CAST(gen_random_uuid() AS text), ${literal(shape.platformId)}, ${values.join(", ")}, posted.posting_id, CAST(${literal(shape.transactionRecord)} AS jsonb), now() FROM posted WHERE posted.outcome = 'applied')` +
       ` SELECT outcome, posting_id, detail FROM posted;`,
     ""
   ].join("\n")

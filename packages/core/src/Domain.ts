@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { AccountProvisioning, ExternalAccounts, InternalAccounts, SandboxFunding } from "./accounts/index.js"
+import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -8,6 +8,7 @@ import {
   PaymentJobs,
   Pricer,
   Quotes,
+  SandboxFunding,
   SandboxPayments,
   Transactions,
   Transfers

@@ -24,7 +24,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   WebhookTestJob.handler,
   IdempotencyPurgeJob.handler,
   PaymentJobs.settlementHandler,
-  PaymentJobs.expiryHandler
+  PaymentJobs.expiryHandler,
+  PaymentJobs.incomingCompletionHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

@@ -30,7 +30,8 @@ const withDeliveries = Layer.mergeAll(MemoryOutbox.layer, MemoryLedger.layer).pi
 
 export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryUnitOfWork.layer,
-  withDeliveries,
+  // The transactions post through the ledger (`insertPosted`).
+  MemoryTransactionRepo.layer.pipe(Layer.provideMerge(withDeliveries)),
   MemoryApiTokenRepo.layer,
   MemoryCustomerRepo.layer,
   MemoryInternalAccountRepo.layer,
@@ -41,6 +42,5 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryWebhookSecretRepo.layer,
   MemoryWebhookDeliveryRepo.layer,
   MemoryIdempotencyKeys.layer,
-  MemoryQuoteRepo.layer,
-  MemoryTransactionRepo.layer
+  MemoryQuoteRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -76,7 +76,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "idempotency_keys",
             "sandbox_clocks",
             "payments",
-            "jobs_wake_when_due"
+            "jobs_wake_when_due",
+            "customer_uma_addresses"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -50,7 +50,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
   layer(domain, { timeout: "120 seconds", excludeTestServices: true })(
     `storage-postgres use-case statements on ${backend}`,
     (it) => {
-      it.effect("creates a customer in one statement per table and funds an account in one statement", () =>
+      it.effect("creates a customer in one statement per table and funds an account in one writing statement", () =>
         Effect.gen(function* () {
           const platform = Fixtures.platform()
           yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform))
@@ -85,22 +85,28 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const funding = yield* SandboxFunding.SandboxFunding
           const input = { amountMinor: 2_500n, idempotencyKey: Option.some(globalThis.crypto.randomUUID()) }
           const [view, funded] = yield* Statements.executed(funding.fund(platform, account.id, input))
-          // The account read, then one statement that posts (answering the balance) and records the event.
-          expect(funded).toHaveLength(2)
-          expect(funded[1]).toMatch(/payrail_ledger_post[\s\S]*INSERT INTO outbox/)
+          // The account read and its owner's read (for the transaction's `platformCustomerId`), both before any lock,
+          // then one statement that posts (answering the balance), inserts the transaction and records its event.
+          expect(funded).toHaveLength(3)
+          expect(funded[2]).toMatch(/payrail_ledger_post[\s\S]*INSERT INTO outbox[\s\S]*INSERT INTO transactions/)
           expect(view.balance.amount).toBe(2_500)
           const incoming = (yield* Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000))).filter(
             (event) => event.platformId === platform.id && event.type === "INCOMING_PAYMENT"
           )
           expect(incoming).toHaveLength(1)
           expect(incoming[0]?.data).toMatchObject({
-            transactionId: expect.stringMatching(/^Posting:/),
-            internalAccountId: account.id,
-            receivedAmount: { amount: 2_500 },
-            account: { id: account.id, balance: { amount: 2_500 }, totalBalance: { amount: 2_500 } }
+            id: expect.stringMatching(/^Transaction:/),
+            type: "INCOMING",
+            status: "COMPLETED",
+            direction: "CREDIT",
+            source: { sourceType: "REALTIME_FUNDING", currency: account.balance.currency.code },
+            destination: { destinationType: "ACCOUNT", accountId: account.id },
+            customerId: customer.id,
+            platformCustomerId: customer.platformCustomerId,
+            receivedAmount: { amount: 2_500 }
           })
           const [replayed, again] = yield* Statements.executed(funding.fund(platform, account.id, input))
-          expect(again).toHaveLength(2)
+          expect(again).toHaveLength(3)
           expect(replayed).toEqual(view)
         })
       )

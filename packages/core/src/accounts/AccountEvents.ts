@@ -1,14 +1,12 @@
 import { Schema } from "effect"
 
 /**
- * The events the accounts context records. External-account events carry the account in its wire form;
- * `INCOMING_PAYMENT` (the spec's name for money arriving, here from sandbox funding) carries the posting, the amount
- * and the credited internal account.
+ * The events the accounts context records: external-account events, carrying the account in its wire form. Money
+ * arriving (sandbox funding included) is a payment event (`TransactionEvents`).
  */
 export const AccountEventType = Schema.Literal(
   "EXTERNAL_ACCOUNT.CREATED",
   "EXTERNAL_ACCOUNT.STATUS_UPDATED",
-  "EXTERNAL_ACCOUNT.DELETED",
-  "INCOMING_PAYMENT"
+  "EXTERNAL_ACCOUNT.DELETED"
 )
 export type AccountEventType = typeof AccountEventType.Type

@@ -6,8 +6,10 @@ import type { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./Paym
 import type { QuoteId } from "./Quote.js"
 import { Quotes } from "./Quotes.js"
 import type { Transaction } from "./Transaction.js"
+import * as UmaReceipts from "./UmaReceipts.js"
+import type { UmaReceiveRequest } from "./UmaReceiveRequest.js"
 
-/** The sandbox's stand-ins for the world outside: a payer funding a real-time funded quote. */
+/** The sandbox's stand-ins for the world outside: a payer funding a real-time funded quote, an UMA sender. */
 export class SandboxPayments extends Context.Tag("@payrail/core/SandboxPayments")<
   SandboxPayments,
   {
@@ -32,6 +34,15 @@ export class SandboxPayments extends Context.Tag("@payrail/core/SandboxPayments"
       | Ledger.BalanceLimitExceeded
       | StoreFailure.StoreFailure
     >
+    /**
+     * `POST /sandbox/uma/receive`: an UMA sender pays a customer of the platform, deposited to the customer's
+     * default UMA deposit account or primary internal account, completed, held pending or refused as the sender's
+     * sandbox address says (`UmaReceipts.receive`). Sandbox platforms only. Answers the incoming transaction.
+     */
+    readonly receiveUma: (
+      platform: Platform.Platform,
+      request: UmaReceiveRequest
+    ) => Effect.Effect<Transaction, PlatformErrors.SandboxOnly | UmaReceipts.ReceiveError>
   }
 >() {}
 
@@ -39,7 +50,12 @@ export const layer = Layer.effect(
   SandboxPayments,
   Effect.gen(function* () {
     const quotes = yield* Quotes
+    const receipts = yield* Effect.context<UmaReceipts.Requirements>()
     return {
+      receiveUma: Effect.fn("SandboxPayments.receiveUma")(function* (platform, request) {
+        if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
+        return yield* Effect.provide(UmaReceipts.receive(platform, request), receipts)
+      }),
       send: Effect.fn("SandboxPayments.send")(function* (platform, request) {
         if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
         return yield* quotes

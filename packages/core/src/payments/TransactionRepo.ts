@@ -1,5 +1,6 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { Page, StoreFailure } from "../kernel/index.js"
+import type { DomainEvent, Page, StoreFailure } from "../kernel/index.js"
+import type { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { Transaction, TransactionId, TransactionStatus, TransactionType } from "./Transaction.js"
 
@@ -35,6 +36,8 @@ export interface TransactionFilter {
  * Storage of transactions, scoped to one platform: a transaction of another platform is never found.
  * - `transition` is a compare-and-set on the status: of concurrent transitions from one status exactly one
  *   applies, so each outcome of a payment is applied once however many workers race.
+ * - `insertPosted` posts, inserts and records as one atomic step (one statement on SQL adapters): a payment that
+ *   arrives settled, or reserved, together with its money.
  * - `list` pages by `(createdAt, id)` in `sortOrder` with keyset cursors and does not count (`totalCount` absent):
  *   a page costs the same at any depth and at a million rows, for every filter.
  */
@@ -45,6 +48,26 @@ export class TransactionRepo extends Context.Tag("@payrail/core/TransactionRepo"
       platformId: Platform.PlatformId,
       stored: StoredTransaction
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /**
+     * Posts `posting` in the ledger and, when this call applies it, inserts `transaction` (its `postingId` the
+     * posting's id) and records `event` (delivered as webhooks like any outbox event), atomically: on SQL adapters
+     * one statement, so no lock is held across a round trip; inside a unit of work it joins it. A replay of the
+     * posting (same idempotency key and content) inserts and records nothing and answers `applied: false`; a
+     * posting the ledger refuses (`Ledger.post`'s errors) leaves nothing. The transaction's platform is the
+     * posting's.
+     */
+    readonly insertPosted: (
+      posting: Ledger.Posting,
+      transaction: Transaction,
+      event: DomainEvent.DomainEvent
+    ) => Effect.Effect<
+      Ledger.PostResult,
+      | Ledger.BalanceLimitExceeded
+      | Ledger.InsufficientFunds
+      | Ledger.IdempotencyKeyReused
+      | Ledger.InvalidPosting
+      | StoreFailure.StoreFailure
+    >
     readonly findById: (
       platformId: Platform.PlatformId,
       id: TransactionId

@@ -50,7 +50,8 @@ const refused: Row = {
 
 /**
  * The total transition table: CREATED (a lookup) is quoted to PENDING; PENDING is funded to PROCESSING, or waits
- * for authorization; PROCESSING completes or fails; a COMPLETED payment may still be returned (FAILED, refunded) and
+ * for authorization, or (an incoming payment held on the sender's side, such as a long-pending UMA payment) completes
+ * at once; PROCESSING completes or fails; a COMPLETED payment may still be returned (FAILED, refunded) and
  * a completed incoming one refunded; PENDING ones may fail (funding mismatch), be rejected or expire. FAILED,
  * REJECTED, REFUNDED and EXPIRED are final.
  */
@@ -60,6 +61,7 @@ export const transitions: { readonly [S in TransactionStatus]: Row } = {
     ...refused,
     FUNDED: "PROCESSING",
     AUTHORIZATION_REQUIRED: "PENDING_AUTHORIZATION",
+    COMPLETED: "COMPLETED",
     FAILED: "FAILED",
     REJECTED: "REJECTED",
     EXPIRED: "EXPIRED"

@@ -12,6 +12,7 @@ const accepted: ReadonlyArray<readonly [Status, Event, Status]> = [
   ["CREATED", "FAILED", "FAILED"],
   ["PENDING", "FUNDED", "PROCESSING"],
   ["PENDING", "AUTHORIZATION_REQUIRED", "PENDING_AUTHORIZATION"],
+  ["PENDING", "COMPLETED", "COMPLETED"],
   ["PENDING", "FAILED", "FAILED"],
   ["PENDING", "REJECTED", "REJECTED"],
   ["PENDING", "EXPIRED", "EXPIRED"],

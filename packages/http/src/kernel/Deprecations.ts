@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import { Context, Effect, type Layer } from "effect"
 import { PayrailApi } from "@payrail/api"
 
@@ -21,15 +21,19 @@ const isDeprecated = (method: string, url: string): boolean => {
   return deprecated.some((endpoint) => endpoint.method === method && path.endsWith(endpoint.path))
 }
 
+const marked = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "deprecation", "true"))
+)
+
 /**
  * Answers every request to a deprecated endpoint (the same-currency transfers) with `Deprecation: true`, as the
- * HTTP Deprecation header field specifies, so clients learn it from any response; the OpenAPI document marks the
- * operations `deprecated`. The API may be mounted under any prefix, so paths match by their end.
+ * HTTP Deprecation header field specifies, so clients learn it from any response, error answers included; the
+ * OpenAPI document marks the operations `deprecated`. The API may be mounted under any prefix, so paths match by
+ * their end.
  */
 export const layer: Layer.Layer<never> = HttpApiBuilder.middleware((app) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    isDeprecated(request.method, request.url)
-      ? Effect.map(app, (response) => HttpServerResponse.setHeader(response, "deprecation", "true"))
-      : app
+    // A pre-response handler runs on whatever response leaves, the error bodies made after this middleware too.
+    isDeprecated(request.method, request.url) ? Effect.zipRight(marked, app) : app
   )
 )

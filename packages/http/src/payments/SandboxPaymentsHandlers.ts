@@ -3,7 +3,7 @@ import { Effect, type Layer } from "effect"
 import { Caller, SandboxPayments } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
 
-/** Handler of `POST /sandbox/send` (TRANSACT). */
+/** Handlers of `POST /sandbox/send` and `POST /sandbox/uma/receive` (TRANSACT). */
 export const layer: Layer.Layer<
   HttpApiGroup.ApiGroup<"payrail", "sandboxPayments">,
   never,
@@ -11,8 +11,12 @@ export const layer: Layer.Layer<
 > = HttpApiBuilder.group(PayrailApi.PayrailApi, "sandboxPayments", (handlers) =>
   Effect.gen(function* () {
     const sandbox = yield* SandboxPayments.SandboxPayments
-    return handlers.handle("send", ({ payload }) =>
-      Effect.flatMap(Caller.require("TRANSACT"), (caller) => sandbox.send(caller.platform, payload))
-    )
+    return handlers
+      .handle("send", ({ payload }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) => sandbox.send(caller.platform, payload))
+      )
+      .handle("receiveUma", ({ payload }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) => sandbox.receiveUma(caller.platform, payload))
+      )
   })
 )

@@ -44,7 +44,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   sandboxClock: { get: "VIEW", advance: "MANAGE" },
   quotes: { create: "TRANSACT", list: "VIEW", get: "VIEW", execute: "TRANSACT" },
   transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" },
-  sandboxPayments: { send: "TRANSACT" },
+  sandboxPayments: { send: "TRANSACT", receiveUma: "TRANSACT" },
   transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" }
 }

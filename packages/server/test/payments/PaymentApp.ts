@@ -230,7 +230,7 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
   let worker: Fiber.RuntimeFiber<never, unknown> | undefined
   const startWorker = () => {
     worker ??= runtime.runFork(
-      JobWorker.run([PaymentJobs.settlementHandler, PaymentJobs.expiryHandler], {
+      JobWorker.run([PaymentJobs.settlementHandler, PaymentJobs.expiryHandler, PaymentJobs.incomingCompletionHandler], {
         concurrency: 8,
         lease: Duration.seconds(30),
         shutdownGrace: Duration.seconds(5)

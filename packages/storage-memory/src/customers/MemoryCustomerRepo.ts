@@ -57,6 +57,14 @@ export const layer = Layer.effect(
             Option.map(({ customer, identifier, version }) => ({ customer, identifier, version }))
           )
         ),
+      findByUmaAddress: (platformId, umaAddress) =>
+        Effect.sync(() =>
+          Option.fromNullable(
+            Array.from(rows.values()).find(
+              (row) => row.platformId === platformId && row.customer.umaAddress === umaAddress
+            )
+          ).pipe(Option.map(({ customer, identifier, version }) => ({ customer, identifier, version })))
+        ),
       update: (platformId, next, expectedVersion) =>
         state.write(() => {
           const current = rows.get(next.customer.id)

@@ -1,5 +1,5 @@
 import { DateTime, Effect, Layer, Option } from "effect"
-import { Errors, Page, Transaction, TransactionRepo } from "@payrail/core"
+import { Errors, Ledger, Page, Transaction, TransactionRepo } from "@payrail/core"
 import { MemoryState, setEntry } from "../kernel/MemoryState.js"
 
 interface Row extends TransactionRepo.StoredTransaction {
@@ -42,11 +42,13 @@ const compareIn = (order: "asc" | "desc") => (a: Page.Cursor, b: Page.Cursor) =>
  * `StoreFailure` and changes nothing); every read is scoped to the platform; `transition` stores `next` (record and
  * posting) only while the status is `from`, in one atomic write that a failed unit of work undoes; `list` orders
  * by `(createdAt, id)` in `sortOrder`, takes the rows beyond the cursor in that order, and does not count.
+ * `insertPosted` is the ledger's `postRecording` and the insert in one nested unit of work: all or nothing.
  */
-export const layer: Layer.Layer<TransactionRepo.TransactionRepo, never, MemoryState> = Layer.effect(
+export const layer: Layer.Layer<TransactionRepo.TransactionRepo, never, MemoryState | Ledger.Ledger> = Layer.effect(
   TransactionRepo.TransactionRepo,
   Effect.gen(function* () {
     const state = yield* MemoryState
+    const ledger = yield* Ledger.Ledger
     const rows = state.table<Row>("transactions")
 
     const own = (platformId: string, id: string): Row | undefined => {
@@ -54,13 +56,23 @@ export const layer: Layer.Layer<TransactionRepo.TransactionRepo, never, MemorySt
       return row !== undefined && row.platformId === platformId ? row : undefined
     }
 
+    const insert = (platformId: string, stored: TransactionRepo.StoredTransaction) =>
+      Effect.flatten(
+        state.write<Effect.Effect<void, Errors.StoreFailure>>(() =>
+          rows.has(stored.transaction.id)
+            ? [Effect.fail(Errors.StoreFailure.of("transactions.insert", "duplicate id")), () => {}]
+            : [Effect.void, setEntry(rows, stored.transaction.id, { ...stored, platformId })]
+        )
+      )
+
     return {
-      insert: (platformId, stored) =>
-        Effect.flatten(
-          state.write<Effect.Effect<void, Errors.StoreFailure>>(() =>
-            rows.has(stored.transaction.id)
-              ? [Effect.fail(Errors.StoreFailure.of("transactions.insert", "duplicate id")), () => {}]
-              : [Effect.void, setEntry(rows, stored.transaction.id, { ...stored, platformId })]
+      insert,
+      insertPosted: (posting, transaction, event) =>
+        state.transaction(
+          Effect.tap(ledger.postRecording(posting, { event, postingIdAt: [], balancesAt: [] }), (result) =>
+            result.applied
+              ? insert(posting.platformId, { transaction, postingId: Option.some(result.postingId) })
+              : Effect.void
           )
         ),
       findById: (platformId, id) =>

@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { DomainEvent, Errors, Ledger, type Platform, type RecordedEvent } from "@payrail/core"
-import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Schema } from "effect"
-import { jsonText } from "../internal/encoding.js"
+import { Errors, Ledger, type Platform } from "@payrail/core"
+import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
 import { Returned } from "../internal/rows.js"
+import { makePost, unknownAccount } from "../internal/ledgerPosting.js"
 
 // Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
 // columns as strings or as lossy JavaScript numbers respectively.
@@ -18,69 +18,6 @@ const Amounts = Schema.Struct({
     pending_credits_minor: "pendingCreditsMinor"
   })
 )
-
-/** A `RecordedEvent` as the statement takes it: the event encoded, its data completed in SQL. */
-const Recorded = Schema.Struct({
-  event: DomainEvent.DomainEvent,
-  postingIdAt: Schema.Array(Schema.Array(Schema.String)),
-  balancesAt: Schema.Array(
-    Schema.Struct({
-      accountId: Schema.String,
-      availableAt: Schema.Array(Schema.String),
-      postedAt: Schema.Array(Schema.String)
-    })
-  )
-})
-
-/** The arguments of `payrail_ledger_post`: a posting as parallel arrays of its entries, amounts as text. */
-const PostRequest = Schema.Struct({
-  platformId: Schema.String,
-  idempotencyKey: Schema.String,
-  fingerprint: Schema.String,
-  status: Schema.Literal("posted", "pending"),
-  description: Schema.String,
-  createdAt: Schema.DateTimeUtc,
-  accountIds: Schema.Array(Schema.String),
-  currencies: Schema.Array(Schema.String),
-  amounts: Schema.Array(Schema.BigInt),
-  recorded: Schema.UndefinedOr(Recorded)
-})
-
-const PostRow = Schema.Struct({
-  outcome: Schema.Literal(
-    "applied",
-    "replayed",
-    "key_reused",
-    "unknown_account",
-    "invalid",
-    "insufficient",
-    "balance_limit"
-  ),
-  posting_id: Schema.NullOr(Ledger.PostingId),
-  detail: Schema.NullOr(Schema.String),
-  // The guarded accounts' balances as parallel arrays in account id order, amounts as text (see `Amounts`).
-  balance_account_ids: Schema.Array(Schema.String),
-  balance_posted_minor: Schema.Array(Schema.BigInt),
-  balance_pending_debits_minor: Schema.Array(Schema.BigInt),
-  balance_pending_credits_minor: Schema.Array(Schema.BigInt)
-})
-type PostRow = typeof PostRow.Type
-type PostFailure =
-  | Ledger.BalanceLimitExceeded
-  | Ledger.InsufficientFunds
-  | Ledger.IdempotencyKeyReused
-  | Ledger.InvalidPosting
-  | Errors.StoreFailure
-
-// Every guarded account of a posting is one of its entries' accounts, in the entry's currency (the function checked).
-const balancesOf = (posting: Ledger.Posting, row: PostRow): ReadonlyArray<Ledger.Balance> =>
-  row.balance_account_ids.map((accountId, i) => ({
-    accountId,
-    currency: posting.entries.find((entry) => entry.accountId === accountId)?.currency ?? "",
-    postedMinor: row.balance_posted_minor[i] ?? 0n,
-    pendingDebitsMinor: row.balance_pending_debits_minor[i] ?? 0n,
-    pendingCreditsMinor: row.balance_pending_credits_minor[i] ?? 0n
-  }))
 
 const AccountKey = Schema.Struct({ platformId: Schema.String, accountId: Schema.String })
 
@@ -112,7 +49,6 @@ const SpecRow = Schema.Struct({
   guarded: Schema.Boolean
 }).pipe(Schema.rename({ platform_id: "platformId" }))
 
-const unknownAccount = (accountId: string) => Ledger.InvalidPosting.of("account_not_found", { accountId })
 const storeFailureUnless =
   (operation: string) =>
   <E>(error: E): Ledger.InvalidPosting | Errors.StoreFailure =>
@@ -260,54 +196,6 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
           Effect.flatMap((settled) => (settled ? Effect.void : Effect.fail(Ledger.ReservationSettled.of(postingId))))
         )
 
-    const results = sql.literal(`outcome, posting_id, detail, balance_account_ids,
-      balance_posted_minor::text[] AS balance_posted_minor,
-      balance_pending_debits_minor::text[] AS balance_pending_debits_minor,
-      balance_pending_credits_minor::text[] AS balance_pending_credits_minor`)
-
-    // With an event to record: one statement still. The function posts; when it applied, the event's data is
-    // completed step by step (one CTE per figure, each reading the function's answer) and inserted into the outbox.
-    // A balance path of an account the answer lacks makes the data NULL, which the outbox refuses: nothing applies.
-    const recording = (recorded: typeof Recorded.Encoded, json: string) => {
-      const steps = [
-        ...recorded.postingIdAt.map((path) => sql`jsonb_set(d.data, ${path}::text[], to_jsonb(p.posting_id))`),
-        ...recorded.balancesAt.flatMap(({ accountId, availableAt, postedAt }) => {
-          const at = sql`array_position(p.balance_account_ids, ${accountId}::text)`
-          return [
-            sql`jsonb_set(d.data, ${availableAt}::text[],
-              to_jsonb(p.balance_posted_minor[${at}] - p.balance_pending_debits_minor[${at}]))`,
-            sql`jsonb_set(d.data, ${postedAt}::text[], to_jsonb(p.balance_posted_minor[${at}]))`
-          ]
-        })
-      ]
-      const ctes = steps.map(
-        (step, index) => sql`, ${sql(`d${index + 1}`)} AS (SELECT ${step} AS data FROM ${sql(`d${index}`)} d, posted p)`
-      )
-      const { event } = recorded
-      return sql`, d0 AS (SELECT ${json}::jsonb AS data FROM posted WHERE outcome = 'applied')
-        ${sql.join("", false)(ctes)}, recorded AS (INSERT INTO outbox (id, platform_id, type, timestamp, data)
-          SELECT ${event.id}, ${event.platformId}, ${event.type}, ${event.timestamp}::timestamptz, data
-          FROM ${sql(`d${steps.length}`)})`
-    }
-
-    const postOnce = SqlSchema.single({
-      Request: PostRequest,
-      Result: PostRow,
-      execute: (request) => {
-        const call = sql`payrail_ledger_post(${request.platformId},
-          ${request.idempotencyKey}, ${request.fingerprint}, ${request.status}, ${request.description},
-          ${request.createdAt}::timestamptz, ${request.accountIds}::text[], ${request.currencies}::text[],
-          ${request.amounts}::bigint[])`
-        const { recorded } = request
-        if (recorded === undefined) return sql`SELECT ${results} FROM ${call}`
-        return Effect.flatMap(
-          jsonText(recorded.event.data),
-          (json) => sql`WITH posted AS MATERIALIZED (SELECT * FROM ${call}) ${recording(recorded, json)}
-            SELECT ${results} FROM posted`
-        )
-      }
-    })
-
     const totals = SqlSchema.findAll({
       Request: Schema.String,
       Result: Schema.Struct({ currency: Schema.String, total: Schema.BigInt }),
@@ -317,61 +205,7 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         GROUP BY e.currency`
     })
 
-    const outcome = (posting: Ledger.Posting, row: PostRow): Effect.Effect<Ledger.PostResult, PostFailure> => {
-      switch (row.outcome) {
-        case "applied":
-        case "replayed":
-          return row.posting_id === null
-            ? Effect.fail(Errors.StoreFailure.of("ledger.post: no posting id"))
-            : Effect.succeed({
-                postingId: row.posting_id,
-                applied: row.outcome === "applied",
-                balances: balancesOf(posting, row)
-              })
-        case "key_reused":
-          return Ledger.IdempotencyKeyReused.of(posting.idempotencyKey)
-        case "insufficient":
-          return Ledger.InsufficientFunds.of(row.detail ?? "")
-        case "balance_limit":
-          return Ledger.BalanceLimitExceeded.of()
-        case "unknown_account":
-          return unknownAccount(row.detail ?? "")
-        case "invalid":
-          // The SQL function re-checks what `Ledger.validatePosting` checked first; these only guard direct SQL callers.
-          return Ledger.InvalidPosting.of(row.detail?.includes("sum") ? "entries_must_sum_to_zero" : "status_invalid")
-      }
-    }
-
-    // The hot path: one statement, and no more Effect steps than needed (each costs CPU that the database, on the
-    // same cores, would otherwise get).
-    const post = (posting: Ledger.Posting, recorded?: RecordedEvent.RecordedEvent) => {
-      const accountIds: Array<string> = []
-      const currencies: Array<string> = []
-      const amounts: Array<bigint> = []
-      for (const entry of posting.entries) {
-        accountIds.push(entry.accountId)
-        currencies.push(entry.currency)
-        amounts.push(entry.amountMinor)
-      }
-      return DateTime.now.pipe(
-        Effect.flatMap((createdAt) =>
-          postOnce({
-            platformId: posting.platformId,
-            idempotencyKey: posting.idempotencyKey,
-            fingerprint: Ledger.fingerprint(posting),
-            status: posting.status,
-            description: posting.description,
-            createdAt,
-            accountIds,
-            currencies,
-            amounts,
-            recorded
-          })
-        ),
-        Effect.mapError(Errors.StoreFailure.wrap(recorded === undefined ? "ledger.post" : "ledger.postRecording")),
-        Effect.flatMap((row) => outcome(posting, row))
-      )
-    }
+    const post = makePost(sql)
 
     return Ledger.Ledger.of({
       openAccount: (spec) =>
@@ -395,9 +229,12 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
 
       openAccounts,
 
-      post: (posting) => Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid)),
+      post: (posting) =>
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid, { operation: "ledger.post" })),
       postRecording: (posting, recorded) =>
-        Effect.flatMap(Ledger.validatePosting(posting), (valid) => post(valid, recorded)),
+        Effect.flatMap(Ledger.validatePosting(posting), (valid) =>
+          post(valid, { operation: "ledger.postRecording", recorded })
+        ),
       confirm: settle("ledger.confirm", "posted"),
       release: settle("ledger.release", "released"),
 

@@ -21,6 +21,7 @@ import idempotencyKeys from "./0017_idempotency_keys.js"
 import sandboxClocks from "./0018_sandbox_clocks.js"
 import payments from "./0019_payments.js"
 import jobsWakeWhenDue from "./0020_jobs_wake_when_due.js"
+import customerUmaAddresses from "./0021_customer_uma_addresses.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -51,5 +52,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0017_idempotency_keys": idempotencyKeys,
   "0018_sandbox_clocks": sandboxClocks,
   "0019_payments": payments,
-  "0020_jobs_wake_when_due": jobsWakeWhenDue
+  "0020_jobs_wake_when_due": jobsWakeWhenDue,
+  "0021_customer_uma_addresses": customerUmaAddresses
 }

@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Errors, Page, Platform, Transaction, TransactionRepo } from "@payrail/core"
+import { Errors, Ledger, Page, Platform, Transaction, TransactionRepo } from "@payrail/core"
 import { type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { record, Returned } from "../internal/rows.js"
+import { makePost } from "../internal/ledgerPosting.js"
 import { storable } from "../internal/text.js"
 import { Listing, listStatement, textValues } from "./internal/transactionPages.js"
 
@@ -44,6 +45,9 @@ const keyOf = (transaction: Transaction.Transaction): Page.Cursor => ({
  *
  * Guarantees:
  * - `insert` is one `INSERT`; a second insert of an id fails as `StoreFailure` and changes nothing.
+ * - `insertPosted` is one statement: `PgLedger`'s posting statement (the posting, its event into the outbox) with
+ *   the transaction's `INSERT … SELECT` from the function's answer as one more CTE, writing a row only when the
+ *   posting applied, with the posting's id.
  * - `transition` is one guarded `UPDATE … WHERE platform_id AND id AND status = from` that rewrites the record, the
  *   posting and every list column: of concurrent transitions from one status exactly one applies.
  * - `list` is one keyset `SELECT` by `(created_at, id)` in `sortOrder`, ids in byte order (`COLLATE "C"`), without
@@ -81,6 +85,24 @@ export const make: Effect.Effect<
       )
   })
 
+  const post = makePost(sql)
+  const encodeRow = Schema.encode(Row)
+
+  // The transaction's row, written only if the posting of the same statement applied (`posted`: its answer).
+  const insertAlongside = (row: typeof Row.Type) =>
+    Effect.flatMap(encodeRow(row), (encoded) =>
+      Effect.map(columns(encoded), (values) => {
+        const { posting_id: _posting, record: json, created_at: createdAt, ...text } = values
+        const names = Object.keys(text)
+        return sql`, inserted AS (INSERT INTO transactions
+            (id, platform_id, ${sql.literal(names.join(", "))}, posting_id, record, created_at)
+          SELECT ${encoded.stored.transaction.id}, ${encoded.platformId},
+            ${sql.join(", ", false)(names.map((name) => sql`${text[name as keyof typeof text]}::text`))},
+            posted.posting_id, ${json}::jsonb, ${createdAt}::timestamptz
+          FROM posted WHERE posted.outcome = 'applied')`
+      })
+    )
+
   const findById = SqlSchema.findOne({
     Request: ById,
     Result: StoredRow,
@@ -109,6 +131,15 @@ export const make: Effect.Effect<
   return TransactionRepo.TransactionRepo.of({
     insert: (platformId, stored) =>
       insert(rowOf(platformId, stored)).pipe(Effect.mapError(Errors.StoreFailure.wrap("transactions.insert"))),
+
+    insertPosted: (posting, transaction, event) =>
+      Effect.flatMap(Ledger.validatePosting(posting), (valid) =>
+        post(valid, {
+          operation: "transactions.insertPosted",
+          recorded: { event, postingIdAt: [], balancesAt: [] },
+          alongside: insertAlongside(rowOf(posting.platformId, { transaction, postingId: Option.none() }))
+        })
+      ),
 
     findById: (platformId, id) =>
       findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("transactions.findById"))),

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { CustomerErrors, CustomerRepo, Page, UnitOfWork } from "@payrail/core"
+import { Customer, CustomerErrors, CustomerRepo, Page, UmaAddress, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 
@@ -19,6 +19,39 @@ export const register = (it: Methods) => {
         Option.some({ customer, identifier: Option.some("123-45-6789"), version: 1 })
       )
       expect(yield* repo.findById(other.id, customer.id)).toEqual(Option.none())
+    })
+  )
+
+  it.effect("finds a customer by its UMA address within its own platform only, deleted or not", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const mine = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const plain = Fixtures.individual()
+      const address = UmaAddress.forCustomer(plain.id.slice("Customer:".length), "uma.example")
+      const customer = new Customer.IndividualCustomer({ ...plain, umaAddress: address })
+      const deleted = new Customer.IndividualCustomer({
+        ...Fixtures.individual(),
+        umaAddress: UmaAddress.UmaAddress.make("$gone@uma.example"),
+        isDeleted: true
+      })
+      yield* repo.insert(mine.id, customer, Fixtures.noIdentifier)
+      yield* repo.insert(mine.id, deleted, Fixtures.noIdentifier)
+      yield* repo.insert(mine.id, Fixtures.individual(), Fixtures.noIdentifier)
+      expect(yield* repo.findByUmaAddress(mine.id, address)).toEqual(
+        Option.some({ customer, identifier: Fixtures.noIdentifier, version: 1 })
+      )
+      expect(Option.map(yield* repo.findByUmaAddress(mine.id, "$gone@uma.example"), (s) => s.customer)).toEqual(
+        Option.some(deleted)
+      )
+      for (const [platformId, wanted] of [
+        [other.id, address],
+        [mine.id, address.toUpperCase()],
+        [mine.id, "$nobody@uma.example"],
+        [mine.id, "$nul\u0000@uma.example"]
+      ] as const) {
+        expect(yield* repo.findByUmaAddress(platformId, wanted)).toEqual(Option.none())
+      }
     })
   )
 

@@ -5,6 +5,7 @@ import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 import * as PaymentFixtures from "./PaymentFixtures.js"
 import * as TransactionListSuite from "./TransactionListSuite.js"
+import * as TransactionPostingSuite from "./TransactionPostingSuite.js"
 
 const firstPage = { limit: 100, after: Option.none() }
 const newestFirst = { sortOrder: "desc" } as const
@@ -17,7 +18,7 @@ const uma = (umaAddress: string) => ({ sourceType: "UMA_ADDRESS", umaAddress }) 
 /**
  * Transactions: every field and the posting survive storage, a platform sees only its own, `transition` is a
  * compare-and-set that exactly one of many racers wins, and units of work take transactions with them; then the
- * lists (`TransactionListSuite`).
+ * lists (`TransactionListSuite`) and the posted inserts (`TransactionPostingSuite`).
  */
 export const register = (it: Methods) => {
   it.effect("finds each transaction as inserted, with its posting, in every source and destination shape", () =>
@@ -213,4 +214,5 @@ export const register = (it: Methods) => {
   )
 
   TransactionListSuite.register(it)
+  TransactionPostingSuite.register(it)
 }

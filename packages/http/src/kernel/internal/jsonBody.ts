@@ -37,13 +37,19 @@ const mayShadow = (text: string): boolean =>
   text.includes("__proto__")
 
 /**
- * `request.json`, refusing (400 `INVALID_INPUT`, naming the field) a body whose objects hold a key that shadows an
- * `Object.prototype` member. Such a value reaching a schema union's discriminant would fail inside the decoder
+ * `request.json`, an empty body read as `{}`, refusing (400 `INVALID_INPUT`, naming the field) a body whose objects
+ * hold a key that shadows an `Object.prototype` member. Such a value reaching a schema union's discriminant would fail inside the decoder
  * (Effect 3.22's union search converts it with `String`) instead of as a field error.
  */
 export const json = (
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<unknown, HttpServerError.RequestError> =>
+  Effect.flatMap(request.text, (text) => (text.length === 0 ? Effect.succeed({}) : parsed(request)))
+
+// A body without any byte reads as `{}`: an operation whose body fields are all optional (`POST
+// /transactions/{id}/confirm`) accepts a request without one, with or without a Content-Type, as it accepts `{}`;
+// any other answers 400 naming its missing fields.
+const parsed = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, HttpServerError.RequestError> =>
   Effect.flatMap(request.json, (body) => {
     if (typeof body !== "object" || body === null) return Effect.succeed(body)
     return Effect.flatMap(request.text, (text) => {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Option } from "effect"
+import { SandboxUmaSenders } from "@payrail/core"
+
+const behaviorOf = (address: string) => Option.map(SandboxUmaSenders.parse(address), SandboxUmaSenders.behaviorOf)
+
+describe("SandboxUmaSenders", () => {
+  it("completes the success senders of every currency on both sandbox domains", () => {
+    for (const domain of ["sandbox.uma.money", "sandbox.grid.uma.money"]) {
+      for (const currency of ["usd", "eur", "mxn"]) {
+        expect(behaviorOf(`$success.${currency}@${domain}`)).toEqual(Option.some("SUCCESS"))
+      }
+      expect(behaviorOf(`$pending.long.usd@${domain}`)).toEqual(Option.some("LONG_PENDING"))
+      expect(behaviorOf(`$fail.compliance.usd@${domain}`)).toEqual(Option.some("COMPLIANCE_FAILURE"))
+    }
+  })
+
+  it("reads addresses case-insensitively and answers them in lowercase", () => {
+    expect(SandboxUmaSenders.parse("$Pending.Long.USD@Sandbox.UMA.money")).toEqual(
+      Option.some("$pending.long.usd@sandbox.uma.money")
+    )
+    expect(behaviorOf("$FAIL.compliance.usd@sandbox.uma.money")).toEqual(Option.some("COMPLIANCE_FAILURE"))
+  })
+
+  it("lets any other well-formed sender succeed, magic names on other domains included", () => {
+    for (const address of [
+      "$alice@uma.example",
+      "$fail.compliance.usd@uma.example",
+      "$pending.long.eur@sandbox.uma.money",
+      "$a+b_c-d.e@x.y.z"
+    ]) {
+      expect(behaviorOf(address)).toEqual(Option.some("SUCCESS"))
+    }
+  })
+
+  it("refuses what is not an UMA address", () => {
+    for (const address of [
+      "alice@uma.example",
+      "$@uma.example",
+      "$alice",
+      "$alice@localhost",
+      "$al ice@uma.example",
+      "$alice@uma..example",
+      `$${"a".repeat(65)}@uma.example`,
+      "$alice@uma.example ",
+      "$ali/ce@uma.example"
+    ]) {
+      expect(SandboxUmaSenders.parse(address)).toEqual(Option.none())
+    }
+  })
+
+  it("holds a long-pending payment for an hour", () => {
+    expect(Duration.toMillis(SandboxUmaSenders.pendingDelay)).toBe(3_600_000)
+  })
+})
