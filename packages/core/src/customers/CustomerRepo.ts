@@ -45,6 +45,14 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       id: CustomerId
     ) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
     /**
+     * The live (not deleted) customer whose `umaAddress` is exactly `umaAddress` (stored lowercase); the oldest by
+     * `(createdAt, id)` if several carry it. A customer of another platform is never found.
+     */
+    readonly findByUmaAddress: (
+      platformId: Platform.PlatformId,
+      umaAddress: string
+    ) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
+    /**
      * Replaces the customer if it is still at `expectedVersion` (compare-and-set). Returns whether it applied;
      * `false` means a concurrent update won and the caller should re-read.
      */

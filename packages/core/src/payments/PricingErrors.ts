@@ -23,8 +23,12 @@ export class QuoteRateUnavailable extends Schema.TaggedError<QuoteRateUnavailabl
   }
 }
 
-/** Why a currency cannot be used: Payrail does not know it, or the platform does not support it. */
-export const InvalidCurrencyRule = Schema.Literal("unknown_currency", "currency_not_supported_by_platform")
+/** Why a currency cannot be used: Payrail does not know it, the platform does not support it, or the receiver does not accept it. */
+export const InvalidCurrencyRule = Schema.Literal(
+  "unknown_currency",
+  "currency_not_supported_by_platform",
+  "currency_not_accepted_by_receiver"
+)
 export type InvalidCurrencyRule = typeof InvalidCurrencyRule.Type
 
 /** A currency that cannot be priced. Spec code `INVALID_CURRENCY`; `details` name the currency and why. */
@@ -38,7 +42,9 @@ export class InvalidCurrency extends Schema.TaggedError<InvalidCurrency>()("Inva
       reason:
         rule === "unknown_currency"
           ? "The currency is not one Payrail knows"
-          : `The platform does not support ${currency}; add it to supportedCurrencies first`,
+          : rule === "currency_not_accepted_by_receiver"
+            ? `The receiver does not accept ${currency}; choose one of the lookup's supportedCurrencies`
+            : `The platform does not support ${currency}; add it to supportedCurrencies first`,
       details: { rule, currency }
     })
   }

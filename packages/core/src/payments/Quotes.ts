@@ -32,6 +32,7 @@ import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
 import { TransactionRepo } from "./TransactionRepo.js"
+import { UmaLookupRepo } from "./UmaLookupRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
@@ -115,7 +116,10 @@ export const layer = Layer.effect(
     const funding = yield* FundingInstructions
     const event = TransactionEvents.withIds(ids)
     const accounts = yield* Effect.context<
-      InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.ExternalAccountRepo | CustomerRepo.CustomerRepo
+      | InternalAccountRepo.InternalAccountRepo
+      | ExternalAccountRepo.ExternalAccountRepo
+      | CustomerRepo.CustomerRepo
+      | UmaLookupRepo
     >()
 
     const find = (platform: Platform.Platform, id: QuoteId) =>
@@ -280,7 +284,7 @@ export const layer = Layer.effect(
         updatedAt: now,
         expiresAt,
         source: request.source,
-        destination: request.destination,
+        destination: PaymentParties.quoteDestinationOf(request, parties),
         ...(customerId === undefined ? {} : { customerId }),
         sendingCurrency: currencyOf(sendingCode),
         receivingCurrency: currencyOf(receivingCode),
@@ -302,7 +306,10 @@ export const layer = Layer.effect(
         rateDetails: priced.rateDetails,
         ...(request.description === undefined ? {} : { description: request.description }),
         ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
-        ...(request.remittanceInformation === undefined ? {} : { remittanceInformation: request.remittanceInformation })
+        ...(request.remittanceInformation === undefined
+          ? {}
+          : { remittanceInformation: request.remittanceInformation }),
+        ...(request.lookupId === undefined ? {} : { lookupId: request.lookupId })
       })
       const transaction = new Transaction({
         id: transactionId,
@@ -322,7 +329,7 @@ export const layer = Layer.effect(
                 currency: sendingCode,
                 ...(customerId === undefined ? {} : { customerId })
               },
-        destination: { destinationType: "ACCOUNT", accountId: request.destination.accountId, currency: receivingCode },
+        destination: PaymentParties.transactionDestinationOf(request, parties),
         customerId: customerId ?? platform.id,
         ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
         sentAmount: { amount: totals.totalSendingAmount, currency: quote.sendingCurrency },

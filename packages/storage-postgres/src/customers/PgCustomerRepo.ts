@@ -7,6 +7,7 @@ import { jsonText } from "../internal/encoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record, Returned } from "../internal/rows.js"
 import { isUniqueViolation } from "../internal/sqlState.js"
+import { storable } from "../internal/text.js"
 import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
 
 const initialVersion = 1
@@ -108,6 +109,16 @@ export const make: Effect.Effect<
       sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
   })
 
+  const findByUmaAddress = SqlSchema.findOne({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, umaAddress: Schema.String }),
+    Result: StoredRow,
+    execute: ({ platformId, umaAddress }) =>
+      sql`SELECT record, identifier, version FROM customers
+          WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress}
+            AND NOT (record->>'isDeleted')::boolean
+          ORDER BY created_at, id COLLATE "C" LIMIT 1`
+  })
+
   const update = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
     Result: Returned,
@@ -156,6 +167,13 @@ export const make: Effect.Effect<
 
     findById: (platformId, id) =>
       findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("customers.findById"))),
+
+    findByUmaAddress: (platformId, umaAddress) =>
+      storable(umaAddress)
+        ? findByUmaAddress({ platformId, umaAddress }).pipe(
+            Effect.mapError(Errors.StoreFailure.wrap("customers.findByUmaAddress"))
+          )
+        : Effect.succeed(Option.none()),
 
     update: (platformId, next, expectedVersion) =>
       update({ platformId, next, expectedVersion }).pipe(

@@ -20,6 +20,7 @@ import webhookDeliveryJobs from "./0016_webhook_delivery_jobs.js"
 import idempotencyKeys from "./0017_idempotency_keys.js"
 import sandboxClocks from "./0018_sandbox_clocks.js"
 import payments from "./0019_payments.js"
+import umaLookups from "./0020_uma_lookups.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -49,5 +50,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0016_webhook_delivery_jobs": webhookDeliveryJobs,
   "0017_idempotency_keys": idempotencyKeys,
   "0018_sandbox_clocks": sandboxClocks,
-  "0019_payments": payments
+  "0019_payments": payments,
+  "0020_uma_lookups": umaLookups
 }
