@@ -65,14 +65,17 @@ export const ownReceiver = (platform: Platform.Platform, address: UmaAddress.Uma
     return { customer, deposit: { _tag: "Internal", accounts } } satisfies OwnReceiver
   })
 
-/** The currencies a customer of the platform receives UMA payments in, first account first, that the platform supports. */
+/**
+ * The currencies a customer of the platform receives UMA payments in: those of its deposit accounts that the platform
+ * supports, in the order of the platform's `supportedCurrencies` (its first, usually its home currency, first).
+ */
 export const currenciesOf = (platform: Platform.Platform, receiver: OwnReceiver): ReadonlyArray<string> => {
-  const supported = new Set(platform.config.supportedCurrencies.map((entry) => entry.currencyCode))
-  const codes =
+  const codes = new Set(
     receiver.deposit._tag === "External"
       ? [receiver.deposit.account.currency]
       : receiver.deposit.accounts.map((account) => account.currency)
-  return Array.from(new Set(codes)).filter((code) => supported.has(code))
+  )
+  return platform.config.supportedCurrencies.map((entry) => entry.currencyCode).filter((code) => codes.has(code))
 }
 
 /** The account a payment in `currency` to the customer is deposited to; `None` when it receives no such currency. */
