@@ -14,7 +14,7 @@ const { reportFieldErrors } = FieldErrorReport
 export const InvalidUmaAddressBody = wire(
   UmaErrors.InvalidUmaAddress,
   400,
-  "Not an UMA address `$<username>@<domain>` (`details.field`, `details.umaAddress`)"
+  "Not an UMA address `$<username>@<domain>`; `details.field` names where it was"
 )
 /** 404 `UMA_NOT_FOUND`: no receiver at the address (on the platform's own domain: no customer has it). */
 export const UmaNotFoundBody = wire(UmaErrors.UmaNotFound, 404, "No receiver has this UMA address")

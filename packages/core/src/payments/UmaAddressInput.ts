@@ -18,7 +18,7 @@ export const normalize = (written: string): Option.Option<UmaAddress.UmaAddress>
 /** `normalize`, failing with `INVALID_UMA_ADDRESS` that names `field` when the address is malformed. */
 export const parse = (field: string, written: string): Effect.Effect<UmaAddress.UmaAddress, InvalidUmaAddress> =>
   Option.match(normalize(written), {
-    onNone: () => Effect.fail(InvalidUmaAddress.of(field, written)),
+    onNone: () => Effect.fail(InvalidUmaAddress.of(field)),
     onSome: Effect.succeed
   })
 

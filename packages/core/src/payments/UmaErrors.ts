@@ -2,17 +2,17 @@ import { Schema } from "effect"
 
 /**
  * An UMA address that is not `$<username>@<domain>` (after URL decoding and lowercasing; the `$` may be left out).
- * Code `INVALID_UMA_ADDRESS` (400), naming the field or parameter that carried it.
+ * Code `INVALID_UMA_ADDRESS` (400), naming the field or parameter that carried it (not repeating the value).
  */
 export class InvalidUmaAddress extends Schema.TaggedError<InvalidUmaAddress>()("InvalidUmaAddress", {
   code: Schema.tag("INVALID_UMA_ADDRESS"),
   reason: Schema.String,
-  details: Schema.Struct({ field: Schema.String, umaAddress: Schema.String })
+  details: Schema.Struct({ field: Schema.String })
 }) {
-  static of(field: string, umaAddress: string): InvalidUmaAddress {
+  static of(field: string): InvalidUmaAddress {
     return new InvalidUmaAddress({
-      reason: "Not an UMA address: expected $<username>@<domain>",
-      details: { field, umaAddress }
+      reason: `${field} is not an UMA address: expected $<username>@<domain>`,
+      details: { field }
     })
   }
 }
@@ -24,10 +24,10 @@ export class InvalidUmaAddress extends Schema.TaggedError<InvalidUmaAddress>()("
 export class UmaNotFound extends Schema.TaggedError<UmaNotFound>()("UmaNotFound", {
   code: Schema.tag("UMA_NOT_FOUND"),
   reason: Schema.String,
-  details: Schema.Struct({ umaAddress: Schema.String })
+  details: Schema.Struct({ receiverUmaAddress: Schema.String })
 }) {
-  static of(umaAddress: string): UmaNotFound {
-    return new UmaNotFound({ reason: "No receiver has this UMA address", details: { umaAddress } })
+  static of(receiverUmaAddress: string): UmaNotFound {
+    return new UmaNotFound({ reason: "No receiver has this UMA address", details: { receiverUmaAddress } })
   }
 }
 
