@@ -1,38 +1,13 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { Currency, Customer, CustomerRepo, UmaAddress, UmaLookup, UmaLookupRepo, UnitOfWork } from "@payrail/core"
+import { Customer, CustomerRepo, UmaAddress, UmaLookup, UmaLookupRepo, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
+import * as PaymentFixtures from "./PaymentFixtures.js"
 
 const uuid = () => globalThis.crypto.randomUUID()
 
-const currency = (code: string): Currency.Currency => Option.getOrThrow(Currency.find(code))
-
-/** A lookup created at `at(offsetMillis)`, expiring 15 minutes later, of `receiver`, with every optional field. */
-export const lookup = (
-  options: { readonly receiver?: UmaLookup.Receiver; readonly offsetMillis?: number; readonly full?: boolean } = {}
-): UmaLookup.UmaLookup => {
-  const offset = options.offsetMillis ?? 0
-  return new UmaLookup.UmaLookup({
-    id: UmaLookup.LookupId.make(`Lookup:${uuid()}`),
-    receiver: options.receiver ?? { _tag: "UmaAddress", umaAddress: "$success.usd@sandbox.uma.money" },
-    ...(options.full === true ? { senderUmaAddress: "$zoë.sender@uma.example", customerId: `Customer:${uuid()}` } : {}),
-    supportedCurrencies: [
-      // Not short decimals: the stored numbers must come back bit for bit.
-      { currency: currency("MXN"), estimatedExchangeRate: 0.058_394_160_583_941_6, min: 1, max: 9_007_199_254_740_991 },
-      { currency: currency("USD"), estimatedExchangeRate: 1, min: 100, max: 1_000_000 }
-    ],
-    requiredPayerDataFields:
-      options.full === true
-        ? [
-            { name: "FULL_NAME", mandatory: true },
-            { name: "BIRTH_DATE", mandatory: false }
-          ]
-        : [],
-    createdAt: Fixtures.at(offset),
-    expiresAt: Fixtures.at(offset + 900_000)
-  })
-}
+const lookup = PaymentFixtures.umaLookup
 
 /**
  * Receiver lookups: every field survives storage, a platform sees only its own, an id is inserted once, and units of
