@@ -166,31 +166,27 @@ const resolveAnyDestination = (platform: Platform.Platform, request: PartiesRequ
  * The quote's `destination` as stored and shown: the request's account destination as given, or the UMA address
  * (normalized) with its receiving currency and, on the platform's own domain, the account it pays.
  */
-export const quoteDestinationOf = (request: PartiesRequest, parties: Parties): QuoteDestination =>
-  Option.match(parties.umaAddress, {
-    onNone: () => request.destination,
-    onSome: (umaAddress) => ({
-      destinationType: "UMA_ADDRESS" as const,
-      umaAddress,
-      currency: parties.destination.currency,
-      ...(parties.destination._tag === "Uma" ? {} : { accountId: parties.destination.account.id })
-    })
-  })
+export const quoteDestinationOf = (request: PartiesRequest, parties: Parties): QuoteDestination => {
+  const destination = request.destination
+  if (destination.destinationType === "ACCOUNT") return destination
+  return {
+    destinationType: "UMA_ADDRESS",
+    umaAddress: Option.getOrElse(parties.umaAddress, () => destination.umaAddress),
+    currency: parties.destination.currency,
+    ...(parties.destination._tag === "Uma" ? {} : { accountId: parties.destination.account.id })
+  }
+}
 
-/** The transaction's `destination`: the account, or the UMA address, with the receiving currency. */
-export const transactionDestinationOf = (request: PartiesRequest, parties: Parties): TransactionDestination =>
-  Option.match(parties.umaAddress, {
-    onNone: () => ({
-      destinationType: "ACCOUNT" as const,
-      accountId: request.destination.destinationType === "ACCOUNT" ? request.destination.accountId : "",
-      currency: parties.destination.currency
-    }),
-    onSome: (umaAddress) => ({
-      destinationType: "UMA_ADDRESS" as const,
-      umaAddress,
-      currency: parties.destination.currency
-    })
-  })
+/** The transaction's `destination`: the account, or the (normalized) UMA address, with the receiving currency. */
+export const transactionDestinationOf = (request: PartiesRequest, parties: Parties): TransactionDestination => {
+  const destination = request.destination
+  const currency = parties.destination.currency
+  if (destination.destinationType === "ACCOUNT") {
+    return { destinationType: "ACCOUNT", accountId: destination.accountId, currency }
+  }
+  const umaAddress = Option.getOrElse(parties.umaAddress, () => destination.umaAddress)
+  return { destinationType: "UMA_ADDRESS", umaAddress, currency }
+}
 
 /**
  * Resolves a quote request's source and destination on the platform: each account must exist there (404 otherwise)
