@@ -5,7 +5,14 @@ import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
 import { IdempotencyHeader } from "./kernel/index.js"
-import { ExchangeRatesApi, QuotesApi, SandboxPaymentsApi, TransactionsApi, TransfersApi } from "./payments/index.js"
+import {
+  ExchangeRatesApi,
+  QuotesApi,
+  ReceiverApi,
+  SandboxPaymentsApi,
+  TransactionsApi,
+  TransfersApi
+} from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -64,6 +71,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransactionsApi.TransactionsApi)
   .add(SandboxPaymentsApi.SandboxPaymentsApi)
   .add(TransfersApi.TransfersApi)
+  .add(ReceiverApi.ReceiverApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -11,7 +11,8 @@ import {
   SandboxFunding,
   SandboxPayments,
   Transactions,
-  Transfers
+  Transfers,
+  UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 
@@ -36,10 +37,12 @@ export type Services =
   | ExchangeRates.ExchangeRates
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
+  | UmaLookups.UmaLookups
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
- * verification, wallet ownership, exchange rates, rails: `Sandbox.layer` of `@payrail/sandbox`, or real ones) and
+ * verification, wallet ownership, exchange rates, rails, the UMA directory: `Sandbox.layer` of `@payrail/sandbox`, or
+ * real ones) and
  * `Ids`, and the domain is
  * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
  * provisioning ports that `Platforms` and `Customers` call inside their units of work. Webhooks go out through the
@@ -60,7 +63,8 @@ export const layer = Layer.mergeAll(
   Layer.merge(SandboxPayments.layer, Transfers.layer).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   PaymentJobs.layer,
-  ExchangeRates.layer
+  ExchangeRates.layer,
+  UmaLookups.layer
 ).pipe(
   Layer.provideMerge(Pricer.layer),
   Layer.provide(FxRateCache.layer),

@@ -6,7 +6,7 @@ import type { Ledger } from "./ledger/index.js"
 import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
 import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
-import type { QuoteRepo, TransactionRepo } from "./payments/index.js"
+import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -27,3 +27,4 @@ export type Services =
   | IdempotencyKeys.IdempotencyKeys
   | QuoteRepo.QuoteRepo
   | TransactionRepo.TransactionRepo
+  | UmaLookupRepo.UmaLookupRepo

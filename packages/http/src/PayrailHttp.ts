@@ -18,6 +18,7 @@ import type {
   WebhookDispatch,
   Transactions,
   Transfers,
+  UmaLookups,
   WebhookSecrets
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
@@ -28,6 +29,7 @@ import { Deprecations, DocsPage, ErrorMapping, SystemHandlers } from "./kernel/i
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
+  ReceiverHandlers,
   SandboxPaymentsHandlers,
   TransactionsHandlers,
   TransfersHandlers
@@ -61,6 +63,7 @@ export type Services =
   | Transactions.Transactions
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
+  | UmaLookups.UmaLookups
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -104,6 +107,7 @@ export const layer = Layer.mergeAll(
       TransactionsHandlers.layer,
       SandboxPaymentsHandlers.layer,
       TransfersHandlers.layer,
+      ReceiverHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -5,7 +5,8 @@ import type {
   KycProvider,
   NameVerificationProvider,
   OwnershipVerifier,
-  Rails
+  Rails,
+  UmaDirectory
 } from "@payrail/core"
 import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
@@ -13,6 +14,7 @@ import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
 import * as SandboxRails from "./SandboxRails.js"
+import * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
@@ -22,10 +24,11 @@ export type Providers =
   | FxRates.FxRates
   | Rails.Rails
   | FundingInstructions.FundingInstructions
+  | UmaDirectory.UmaDirectory
 
 /**
  * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates, the
- * rails and real-time funding instructions.
+ * rails, real-time funding instructions and the UMA directory.
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
@@ -33,5 +36,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxOwnership.layer,
   SandboxFxRates.layer,
   SandboxRails.layer,
-  SandboxFundingInstructions.layer
+  SandboxFundingInstructions.layer,
+  SandboxUmaDirectory.layer
 )

@@ -1,5 +1,6 @@
-import { DateTime, Duration, Effect, Layer } from "effect"
+import { DateTime, Duration, Effect, Layer, Option } from "effect"
 import { ExternalAccountInfo, Rails, type Transaction } from "@payrail/core"
+import * as SandboxUmaAddresses from "./SandboxUmaAddresses.js"
 
 type Leg = Rails.RailLeg
 type Status = Rails.RailStatus
@@ -84,10 +85,37 @@ const quoteStatus = (leg: Leg, now: DateTime.Utc): Status => {
   }
 }
 
-/** The sandbox rails: the spec's suffix tables, decided from the leg and the platform's time alone. */
+/**
+ * Payouts to the spec's sandbox UMA addresses (`SandboxUmaAddresses`): `$success.<currency>` completes at its first
+ * check, `$pending.long.<currency>` stays pending for `SandboxUmaAddresses.longPending` (1 hour) then completes,
+ * `$fail.compliance.<currency>` fails with `COMPLIANCE_REJECTED` (the reservation is released). `None` for any other
+ * address, which the suffix tables decide by its user part.
+ */
+export const umaStatus = (leg: Leg, now: DateTime.Utc): Option.Option<Status> => {
+  if (leg.counterparty._tag !== "UmaAddress") return Option.none()
+  return Option.map(Option.flatten(SandboxUmaAddresses.read(leg.counterparty.umaAddress)), ({ behavior }): Status => {
+    switch (behavior) {
+      case "SUCCESS":
+        return { _tag: "Completed" }
+      case "PENDING_LONG": {
+        const until = DateTime.addDuration(leg.startedAt, SandboxUmaAddresses.longPending)
+        return DateTime.lessThan(now, until) ? { _tag: "Pending", checkAt: until } : { _tag: "Completed" }
+      }
+      case "FAIL_COMPLIANCE":
+        return failed("COMPLIANCE_REJECTED")
+    }
+  })
+}
+
+/**
+ * The sandbox rails: the sandbox UMA addresses, then the spec's suffix tables, decided from the leg and the
+ * platform's time alone.
+ */
 export const layer: Layer.Layer<Rails.Rails> = Layer.succeed(Rails.Rails, {
   status: (leg, now) =>
     Effect.succeed(
-      leg.purpose === "QUOTE" && leg.direction === "PAYOUT" ? quoteStatus(leg, now) : transferStatus(leg, now)
+      Option.getOrElse(umaStatus(leg, now), () =>
+        leg.purpose === "QUOTE" && leg.direction === "PAYOUT" ? quoteStatus(leg, now) : transferStatus(leg, now)
+      )
     )
 })

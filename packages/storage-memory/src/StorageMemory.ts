@@ -15,6 +15,7 @@ import * as MemoryUnitOfWork from "./kernel/MemoryUnitOfWork.js"
 import * as MemoryLedger from "./ledger/MemoryLedger.js"
 import * as MemoryQuoteRepo from "./payments/MemoryQuoteRepo.js"
 import * as MemoryTransactionRepo from "./payments/MemoryTransactionRepo.js"
+import * as MemoryUmaLookupRepo from "./payments/MemoryUmaLookupRepo.js"
 import * as MemoryApiTokenRepo from "./platforms/MemoryApiTokenRepo.js"
 import * as MemoryCredentialChanges from "./platforms/MemoryCredentialChanges.js"
 import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
@@ -42,5 +43,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryWebhookSecretRepo.layer,
   MemoryWebhookDeliveryRepo.layer,
   MemoryIdempotencyKeys.layer,
-  MemoryQuoteRepo.layer
+  MemoryQuoteRepo.layer,
+  MemoryUmaLookupRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -16,6 +16,7 @@ import * as PgUnitOfWork from "./kernel/PgUnitOfWork.js"
 import * as PgLedger from "./ledger/PgLedger.js"
 import * as PgQuoteRepo from "./payments/PgQuoteRepo.js"
 import * as PgTransactionRepo from "./payments/PgTransactionRepo.js"
+import * as PgUmaLookupRepo from "./payments/PgUmaLookupRepo.js"
 import * as Migrations from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
@@ -44,7 +45,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgWebhookDeliveryRepo.layer,
   PgIdempotencyKeys.layer,
   PgQuoteRepo.layer,
-  PgTransactionRepo.layer
+  PgTransactionRepo.layer,
+  PgUmaLookupRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

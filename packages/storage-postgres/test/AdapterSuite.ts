@@ -77,7 +77,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "sandbox_clocks",
             "payments",
             "jobs_wake_when_due",
-            "customer_uma_addresses"
+            "customer_uma_addresses",
+            "uma_lookups"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -16,6 +16,7 @@ import {
   type Storage,
   Transaction,
   TransactionRepo,
+  UmaLookupRepo,
   UnitOfWork
 } from "@payrail/core"
 import { AccountFixtures, Fixtures, LedgerFixtures, PaymentFixtures } from "@payrail/storage-testkit"
@@ -61,6 +62,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const next = { ...Option.getOrThrow(stored), version: 2 }
           yield* count("customers.update", customers.update(platform.id, next, 1))
           yield* count("customers.list", customers.list(platform.id, { customerType: "INDIVIDUAL" }, firstPage))
+          yield* count("customers.findByUmaAddress", customers.findByUmaAddress(platform.id, "$ada@pay.example"))
 
           const outbox = yield* Outbox.Outbox
           const event = new DomainEvent.DomainEvent({
@@ -156,6 +158,11 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const executing = new Quote.Quote({ ...quote, status: "PROCESSING" })
           yield* count("quotes.transition", quotes.transition(platform.id, quote.id, "PENDING", executing))
 
+          const lookups = yield* UmaLookupRepo.UmaLookupRepo
+          const lookup = PaymentFixtures.umaLookup({ full: true })
+          yield* count("umaLookups.insert", lookups.insert(platform.id, lookup))
+          yield* count("umaLookups.findById", lookups.findById(platform.id, lookup.id))
+
           const transactions = yield* TransactionRepo.TransactionRepo
           const payment = PaymentFixtures.transaction({
             customerId: customer.id,
@@ -196,6 +203,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customers.findById": 1,
             "customers.update": 1,
             "customers.list": 2,
+            "customers.findByUmaAddress": 1,
             "outbox.append": 1,
             "outbox.appendAll": 1,
             "outbox.appendAll of none": 0,
@@ -232,6 +240,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "quotes.findById": 1,
             "quotes.list": 1,
             "quotes.transition": 1,
+            "umaLookups.insert": 1,
+            "umaLookups.findById": 1,
             "transactions.insert": 1,
             "transactions.findById": 1,
             "transactions.list": 1,

@@ -14,6 +14,7 @@ import * as UnitOfWorkSuite from "./kernel/UnitOfWorkSuite.js"
 import * as LedgerSuite from "./ledger/LedgerSuite.js"
 import * as QuoteSuite from "./payments/QuoteSuite.js"
 import * as TransactionSuite from "./payments/TransactionSuite.js"
+import * as UmaLookupSuite from "./payments/UmaLookupSuite.js"
 import * as PlatformSuite from "./platforms/PlatformSuite.js"
 
 /**
@@ -36,7 +37,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "sandbox clocks": SandboxClockSuite,
       "idempotency keys": IdempotencySuite,
       quotes: QuoteSuite,
-      transactions: TransactionSuite
+      transactions: TransactionSuite,
+      "uma lookups": UmaLookupSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -5,6 +5,7 @@ import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 import * as Pricing from "./PricingErrorBodies.js"
+import * as Receiver from "./ReceiverApi.js"
 
 const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
@@ -76,10 +77,14 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
       .addError(Pricing.InvalidAmountBody)
       .addError(Pricing.AmountOutOfRangeBody)
       .addError(Pricing.TransactionSizeLimitExceededBody)
+      .addError(Receiver.InvalidUmaAddressBody)
+      .addError(Receiver.UmaNotFoundBody)
+      .addError(Receiver.LookupNotFoundBody)
+      .addError(Receiver.MissingMandatoryUserInfoBody)
       .annotate(OpenApi.Summary, "Create a quote")
       .annotate(
         OpenApi.Description,
-        "Prices a payment from `source` to `destination` with one side's amount locked, and holds the price until `expiresAt`. With `immediatelyExecute` the quote is executed in the same request. The pricing rule (`totalSendingAmount = ceil(totalReceivingAmount × exchangeRate) + feesIncluded`, in minor units) is in the FX and fees guide."
+        "Prices a payment from `source` to `destination` with one side's amount locked, and holds the price until `expiresAt`. With `immediatelyExecute` the quote is executed in the same request. An `UMA_ADDRESS` destination needs the `lookupId` of a receiver lookup (`GET /receiver/uma/{receiverUmaAddress}`) and, in `senderCustomerInfo`, the payer data it lists as mandatory. The pricing rule (`totalSendingAmount = ceil(totalReceivingAmount × exchangeRate) + feesIncluded`, in minor units) is in the FX and fees guide."
       )
   )
   .add(

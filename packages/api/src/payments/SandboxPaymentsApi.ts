@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Currency, Money, PaymentErrors, Quote, Transaction, UmaReceiveRequest } from "@payrail/core"
+import { Currency, Money, Quote, Transaction, UmaReceiveRequest } from "@payrail/core"
 import { CustomersApi } from "../customers/index.js"
-import { ErrorBody, FieldErrorReport } from "../kernel/index.js"
+import { FieldErrorReport } from "../kernel/index.js"
 import { Authentication, SandboxClockApi } from "../platforms/index.js"
 import { InvalidCurrencyBody } from "./PricingErrorBodies.js"
 import { BalanceLimitBody, QuoteExpiredBody, QuoteNotFoundBody, QuoteTransitionRefusedBody } from "./QuotesApi.js"
+import * as Receiver from "./ReceiverApi.js"
 
 /** Body of `POST /sandbox/send`: the quote the payer funds, in its sending currency, and optionally another amount. */
 export const SandboxSendRequest = FieldErrorReport.reportFieldErrors(
@@ -22,13 +23,6 @@ export const SandboxSendRequest = FieldErrorReport.reportFieldErrors(
 /** Body of `POST /sandbox/uma/receive`: the sender, the receiver (by UMA address or customer id) and the amount. */
 export const SandboxUmaReceiveRequest = FieldErrorReport.reportFieldErrors(
   UmaReceiveRequest.UmaReceiveRequest.annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
-)
-
-/** 400 `INVALID_UMA_ADDRESS`: `details.field` names the address that is not `$<username>@<domain>`. */
-export const InvalidUmaAddressBody = ErrorBody.wire(
-  PaymentErrors.InvalidUmaAddress,
-  400,
-  "An UMA address that is not `$<username>@<domain>` (`details.field` names it)"
 )
 
 /** The sandbox's payers: fund a real-time funded quote, send an UMA payment to a customer. */
@@ -52,7 +46,7 @@ export class SandboxPaymentsApi extends HttpApiGroup.make("sandboxPayments")
     HttpApiEndpoint.post("receiveUma", "/sandbox/uma/receive")
       .setPayload(SandboxUmaReceiveRequest)
       .addSuccess(Transaction.Transaction)
-      .addError(InvalidUmaAddressBody)
+      .addError(Receiver.InvalidUmaAddressBody)
       .addError(CustomersApi.CustomerNotFoundBody)
       .addError(InvalidCurrencyBody)
       .addError(BalanceLimitBody)

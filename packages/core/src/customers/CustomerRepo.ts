@@ -45,8 +45,8 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       id: CustomerId
     ) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
     /**
-     * The customer whose `umaAddress` is exactly `umaAddress` (deleted customers included, as `findById` finds
-     * them). Addresses are generated per customer, so at most one matches; records without one are never found.
+     * The live (not deleted) customer whose `umaAddress` is exactly `umaAddress` (stored lowercase); the oldest by
+     * `(createdAt, id)` if several carry it. A customer of another platform is never found.
      */
     readonly findByUmaAddress: (
       platformId: Platform.PlatformId,

@@ -103,21 +103,3 @@ export class ExternalAccountVerificationRequired extends Schema.TaggedError<Exte
     })
   }
 }
-
-/**
- * An UMA address that is not one: `$<username>@<domain>`, the username 1-64 of `a-z 0-9 . _ + -` (letters in any
- * case), the domain dotted labels. Code `INVALID_UMA_ADDRESS` (400); `details.field` names the request field, and
- * the address itself is not repeated.
- */
-export class InvalidUmaAddress extends Schema.TaggedError<InvalidUmaAddress>()("InvalidUmaAddress", {
-  code: Schema.tag("INVALID_UMA_ADDRESS"),
-  reason: Schema.String,
-  details: Schema.Struct({ field: Schema.String })
-}) {
-  static of(field: string): InvalidUmaAddress {
-    return new InvalidUmaAddress({
-      reason: "Not an UMA address: expected $<username>@<domain>",
-      details: { field }
-    })
-  }
-}

@@ -14,7 +14,11 @@ import * as OwnershipThreshold from "./OwnershipThreshold.js"
 import { SelfPayment } from "./PaymentErrors.js"
 import { isInternalAccountId } from "./PaymentPosting.js"
 import { isPullable, railOf } from "./QuoteLifetime.js"
-import type { QuoteDestinationRequest, QuoteSourceRequest } from "./QuoteRequest.js"
+import type { QuoteDestination } from "./Quote.js"
+import type { AccountDestinationRequest, QuoteDestinationRequest, QuoteSourceRequest } from "./QuoteRequest.js"
+import type { TransactionDestination } from "./Transaction.js"
+import * as UmaDestinations from "./UmaDestinations.js"
+import type { LookupId } from "./UmaLookup.js"
 
 /** Where a payment's money comes from, with what the service needs of it. */
 export type Source =
@@ -22,7 +26,10 @@ export type Source =
   | { readonly _tag: "Pull"; readonly account: ExternalAccount.ExternalAccount; readonly currency: string }
   | { readonly _tag: "RealtimeFunding"; readonly currency: string }
 
-/** Where a payment's money goes. `rail` is `INTERNAL` for an internal account. */
+/**
+ * Where a payment's money goes: an internal account (no rail), an external account paid out on `rail`, or an UMA
+ * address of another domain paid over the `UMA` rail.
+ */
 export type Destination =
   | { readonly _tag: "Internal"; readonly account: InternalAccount.InternalAccount; readonly currency: string }
   | {
@@ -31,12 +38,26 @@ export type Destination =
       readonly currency: string
       readonly rail: string
     }
+  | { readonly _tag: "Uma"; readonly umaAddress: string; readonly currency: string; readonly rail: "UMA" }
 
-/** Both ends of a payment and the customer it belongs to (absent for the platform's own accounts). */
+/**
+ * Both ends of a payment and the customer it belongs to (absent for the platform's own accounts). `umaAddress` is
+ * the normalized address of an UMA destination: for one on the platform's own domain, `destination` is the
+ * receiving customer's deposit account.
+ */
 export interface Parties {
   readonly source: Source
   readonly destination: Destination
   readonly customerId: Option.Option<string>
+  readonly umaAddress: Option.Option<string>
+}
+
+/** What a quote request says of its parties. */
+export interface PartiesRequest {
+  readonly source: QuoteSourceRequest
+  readonly destination: QuoteDestinationRequest
+  readonly lookupId?: LookupId | undefined
+  readonly senderCustomerInfo?: { readonly [field: string]: unknown } | undefined
 }
 
 const invalid = InvalidInput.InvalidInput.onField
@@ -92,7 +113,7 @@ const resolveSource = (platform: Platform.Platform, source: QuoteSourceRequest) 
     return { _tag: "Pull", account, currency: account.currency } as const satisfies Source
   })
 
-const resolveDestination = (platform: Platform.Platform, destination: QuoteDestinationRequest) =>
+const resolveDestination = (platform: Platform.Platform, destination: AccountDestinationRequest) =>
   Effect.gen(function* () {
     if (isInternalAccountId(destination.accountId)) {
       const account = yield* internalAccount(platform.id, destination.accountId)
@@ -111,25 +132,81 @@ const resolveDestination = (platform: Platform.Platform, destination: QuoteDesti
   })
 
 const ownerOf = (party: Source | Destination): Option.Option<string> =>
-  party._tag === "RealtimeFunding" ? Option.none() : Option.fromNullable(party.account.customerId)
+  party._tag === "RealtimeFunding" || party._tag === "Uma"
+    ? Option.none()
+    : Option.fromNullable(party.account.customerId)
+
+// The destination of the request, with the UMA address it was named by; an UMA destination on the platform's own
+// domain becomes its customer's deposit account, and a lookup named with an account destination is checked.
+const resolveAnyDestination = (platform: Platform.Platform, request: PartiesRequest, source: Source) =>
+  Effect.gen(function* () {
+    const use = {
+      lookupId: request.lookupId,
+      senderCustomerInfo: request.senderCustomerInfo,
+      payer: Option.orElse(ownerOf(source), () => Option.fromNullable(request.source.customerId))
+    }
+    if (request.destination.destinationType === "ACCOUNT") {
+      const destination = yield* resolveDestination(platform, request.destination)
+      yield* UmaDestinations.checkAccountLookup(platform, request.destination.accountId, use)
+      return { destination, umaAddress: Option.none<string>() }
+    }
+    const uma = yield* UmaDestinations.resolve(platform, request.destination, use)
+    if (uma._tag === "Foreign") {
+      const destination: Destination = { _tag: "Uma", umaAddress: uma.umaAddress, currency: uma.currency, rail: "UMA" }
+      return { destination, umaAddress: Option.some(uma.umaAddress) }
+    }
+    if (request.source.sourceType === "ACCOUNT" && request.source.accountId === uma.accountId) {
+      return yield* SelfPayment.of(uma.accountId)
+    }
+    const destination = yield* resolveDestination(platform, { destinationType: "ACCOUNT", accountId: uma.accountId })
+    return { destination, umaAddress: Option.some(uma.umaAddress) }
+  })
+
+/**
+ * The quote's `destination` as stored and shown: the request's account destination as given, or the UMA address
+ * (normalized) with its receiving currency and, on the platform's own domain, the account it pays.
+ */
+export const quoteDestinationOf = (request: PartiesRequest, parties: Parties): QuoteDestination => {
+  const destination = request.destination
+  if (destination.destinationType === "ACCOUNT") return destination
+  return {
+    destinationType: "UMA_ADDRESS",
+    umaAddress: Option.getOrElse(parties.umaAddress, () => destination.umaAddress),
+    currency: parties.destination.currency,
+    ...(parties.destination._tag === "Uma" ? {} : { accountId: parties.destination.account.id })
+  }
+}
+
+/** The transaction's `destination`: the account, or the (normalized) UMA address, with the receiving currency. */
+export const transactionDestinationOf = (request: PartiesRequest, parties: Parties): TransactionDestination => {
+  const destination = request.destination
+  const currency = parties.destination.currency
+  if (destination.destinationType === "ACCOUNT") {
+    return { destinationType: "ACCOUNT", accountId: destination.accountId, currency }
+  }
+  const umaAddress = Option.getOrElse(parties.umaAddress, () => destination.umaAddress)
+  return { destinationType: "UMA_ADDRESS", umaAddress, currency }
+}
 
 /**
  * Resolves a quote request's source and destination on the platform: each account must exist there (404 otherwise)
  * and be active (an external destination may also await ownership verification: `OwnershipThreshold` limits what it
  * receives); a pulled source must be pullable; one account cannot pay itself (`SELF_PAYMENT`); a pulled source pays
- * an internal account only. The payment's customer is the source account's owner, else the destination's, else
- * the real-time funding's `customerId`; a `customerId` given with the source must match its account's owner.
+ * an internal account only. An UMA destination needs its receiver lookup (`UmaDestinations.resolve`). The payment's
+ * customer is the source account's owner, else the destination's, else the real-time funding's `customerId`; a
+ * `customerId` given with the source must match its account's owner.
  */
-export const resolve = (
-  platform: Platform.Platform,
-  request: { readonly source: QuoteSourceRequest; readonly destination: QuoteDestinationRequest }
-) =>
+export const resolve = (platform: Platform.Platform, request: PartiesRequest) =>
   Effect.gen(function* () {
-    if (request.source.sourceType === "ACCOUNT" && request.source.accountId === request.destination.accountId) {
+    if (
+      request.source.sourceType === "ACCOUNT" &&
+      request.destination.destinationType === "ACCOUNT" &&
+      request.source.accountId === request.destination.accountId
+    ) {
       return yield* SelfPayment.of(request.destination.accountId)
     }
     const source = yield* resolveSource(platform, request.source)
-    const destination = yield* resolveDestination(platform, request.destination)
+    const { destination, umaAddress } = yield* resolveAnyDestination(platform, request, source)
     if (source._tag === "Pull" && destination._tag !== "Internal") {
       return yield* invalid(
         "destination.accountId",
@@ -149,5 +226,5 @@ export const resolve = (
     const customerId = Option.orElse(ownerOf(source), () =>
       Option.orElse(ownerOf(destination), () => Option.fromNullable(named))
     )
-    return { source, destination, customerId } satisfies Parties
+    return { source, destination, customerId, umaAddress } satisfies Parties
   })

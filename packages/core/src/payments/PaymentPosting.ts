@@ -61,9 +61,12 @@ export const entriesOf = (platformId: Platform.PlatformId, quote: Quote): Readon
 export const reversed = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Ledger.Entry> =>
   entries.map((entry) => ({ ...entry, amountMinor: -entry.amountMinor }))
 
-/** The account id a quote pays into (UMA destinations pay out through the rail). */
+/**
+ * The account id a quote pays into: its destination account, or the account an UMA address on the platform's own
+ * domain resolved to; empty for an UMA address elsewhere (paid out through the rail).
+ */
 export const destinationAccountId = (quote: Quote): string =>
-  quote.destination.destinationType === "ACCOUNT" ? quote.destination.accountId : ""
+  quote.destination.destinationType === "ACCOUNT" ? quote.destination.accountId : (quote.destination.accountId ?? "")
 
 const merge = (entries: ReadonlyArray<Ledger.Entry>): ReadonlyArray<Ledger.Entry> => {
   const byAccount = new Map<string, Ledger.Entry>()

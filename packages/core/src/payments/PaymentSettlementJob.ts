@@ -3,7 +3,7 @@ import { type ExternalAccount, ExternalAccountRepo } from "../accounts/index.js"
 import { type Job, JobErrors, Jobs } from "../events/index.js"
 import { Ids, Outbox, PlatformId, UnitOfWork } from "../kernel/index.js"
 import { Ledger } from "../ledger/index.js"
-import { entriesOf, isInternalAccountId, reversed } from "./PaymentPosting.js"
+import { destinationAccountId, entriesOf, isInternalAccountId, reversed } from "./PaymentPosting.js"
 import { Quote, QuoteId } from "./Quote.js"
 import { QuoteRepo } from "./QuoteRepo.js"
 import * as QuoteState from "./QuoteState.js"
@@ -93,8 +93,8 @@ export const run = (job: Job.Job) =>
     })
   )
 
-// The rail leg of a payment: its payout to an external account, or its pull from one; none between internal
-// accounts.
+// The rail leg of a payment: its payout to an external account or an UMA address of another domain, or its pull
+// from an external account; none between internal accounts.
 const legOf = (
   platformId: PlatformId.PlatformId,
   quote: Quote,
@@ -109,8 +109,19 @@ const legOf = (
         found(account, "external account")
       )
     const common = { transactionId: transaction.id, startedAt }
-    if (quote.destination.destinationType === "ACCOUNT" && !isInternalAccountId(quote.destination.accountId)) {
-      const account = yield* external(quote.destination.accountId)
+    const destinationId = destinationAccountId(quote)
+    if (quote.destination.destinationType === "UMA_ADDRESS" && destinationId === "") {
+      return Option.some<Rails.RailLeg>({
+        ...common,
+        direction: "PAYOUT",
+        purpose,
+        counterparty: { _tag: "UmaAddress", umaAddress: quote.destination.umaAddress },
+        currency: quote.receivingCurrency.code,
+        amountMinor: BigInt(quote.totalReceivingAmount)
+      })
+    }
+    if (destinationId !== "" && !isInternalAccountId(destinationId)) {
+      const account = yield* external(destinationId)
       return Option.some<Rails.RailLeg>({
         ...common,
         direction: "PAYOUT",

@@ -24,13 +24,14 @@ export class QuoteRateUnavailable extends Schema.TaggedError<QuoteRateUnavailabl
 }
 
 /**
- * Why a currency cannot be used: Payrail does not know it, the platform does not support it, or the receiver of an
- * incoming payment has no account in it.
+ * Why a currency cannot be used: Payrail does not know it, the platform does not support it, the receiver of an
+ * incoming payment has no account in it, or an UMA receiver does not accept it.
  */
 export const InvalidCurrencyRule = Schema.Literal(
   "unknown_currency",
   "currency_not_supported_by_platform",
-  "receiver_has_no_account_in_currency"
+  "receiver_has_no_account_in_currency",
+  "currency_not_accepted_by_receiver"
 )
 export type InvalidCurrencyRule = typeof InvalidCurrencyRule.Type
 
@@ -47,7 +48,9 @@ export class InvalidCurrency extends Schema.TaggedError<InvalidCurrency>()("Inva
           ? "The currency is not one Payrail knows"
           : rule === "receiver_has_no_account_in_currency"
             ? `The receiver has no active account in ${currency} to deposit to`
-            : `The platform does not support ${currency}; add it to supportedCurrencies first`,
+            : rule === "currency_not_accepted_by_receiver"
+              ? `The receiver does not accept ${currency}; choose one of the lookup's supportedCurrencies`
+              : `The platform does not support ${currency}; add it to supportedCurrencies first`,
       details: { rule, currency }
     })
   }

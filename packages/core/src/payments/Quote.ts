@@ -61,7 +61,10 @@ export const QuoteSource = Schema.Union(
 ).annotations({ identifier: "QuoteSource" })
 export type QuoteSource = typeof QuoteSource.Type
 
-/** Where a quote's money goes: an account (internal or external) or an UMA address. */
+/**
+ * Where a quote's money goes: an account (internal or external) or an UMA address (normalized, with the receiving
+ * currency, and for an address on the platform's own domain the account it resolved to).
+ */
 export const QuoteDestination = Schema.Union(
   Schema.Struct({
     destinationType: Schema.Literal("ACCOUNT"),
@@ -71,7 +74,9 @@ export const QuoteDestination = Schema.Union(
   Schema.Struct({
     destinationType: Schema.Literal("UMA_ADDRESS"),
     umaAddress: Schema.String,
-    currency: Schema.optional(Schema.String)
+    currency: Schema.optional(Schema.String),
+    /** For an address on the platform's own UMA domain: the receiving customer's account the payment goes to. */
+    accountId: Schema.optional(Schema.String)
   })
 ).annotations({ identifier: "QuoteDestination" })
 export type QuoteDestination = typeof QuoteDestination.Type

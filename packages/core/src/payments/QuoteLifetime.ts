@@ -2,7 +2,10 @@ import { Duration, Either } from "effect"
 import { ExternalAccountInfo } from "@payrail/account-formats"
 import { FieldError, InvalidInput } from "../kernel/index.js"
 
-/** Rails that settle in seconds: their quotes live 5 minutes (the reference: 1 to 5 minutes on instant rails). */
+/**
+ * Rails that settle in seconds: their quotes live 5 minutes (the reference: 1 to 5 minutes on instant rails). `UMA`
+ * is the rail of a payment to an UMA address of another domain.
+ */
 const instantRails: ReadonlySet<string> = new Set([
   "RTP",
   "FEDNOW",
@@ -13,13 +16,14 @@ const instantRails: ReadonlySet<string> = new Set([
   "UPI",
   "PAYNOW",
   "FAST",
-  "MOBILE_MONEY"
+  "MOBILE_MONEY",
+  "UMA"
 ])
 
 /**
  * How long a quote stays executable, by where it pays (docs/payments.md): 2 minutes to a crypto wallet or a
- * Lightning destination (prices move fast), 5 minutes to an internal account or on an instant rail, 30 minutes on
- * the slower rails (ACH, wire, SEPA, SWIFT, bank transfer).
+ * Lightning destination (prices move fast), 5 minutes to an internal account or on an instant rail (UMA included),
+ * 30 minutes on the slower rails (ACH, wire, SEPA, SWIFT, bank transfer).
  */
 export const lifetimeOf = (rail: string): Duration.Duration =>
   rail === "INTERNAL"

@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 import { FieldFormat } from "@payrail/account-formats"
 import { Customer } from "../customers/index.js"
-import { Currency, Money } from "../kernel/index.js"
+import { Currency, JsonObject, Money } from "../kernel/index.js"
 import { LockedCurrencySide, PurposeOfPayment, QuoteId } from "./Quote.js"
+import { LookupId } from "./UmaLookup.js"
 
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
@@ -32,12 +33,29 @@ export const QuoteSourceRequest = Schema.Union(
 ).annotations({ identifier: "QuoteSourceRequest" })
 export type QuoteSourceRequest = typeof QuoteSourceRequest.Type
 
-/** A quote's destination in a request: an internal or external account, optionally naming the rail to pay it on. */
-export const QuoteDestinationRequest = Schema.Struct({
+/** A quote's destination account in a request: internal or external, optionally naming the rail to pay it on. */
+export const AccountDestinationRequest = Schema.Struct({
   destinationType: Schema.Literal("ACCOUNT"),
   accountId: AccountId,
   paymentRail: optional(FieldFormat.Text(64))
-}).annotations({ identifier: "QuoteDestinationRequest" })
+}).annotations({ identifier: "AccountDestinationRequest" })
+export type AccountDestinationRequest = typeof AccountDestinationRequest.Type
+
+/**
+ * A quote's UMA destination in a request: the receiver's address as looked up (`$` optional; a malformed one is
+ * `INVALID_UMA_ADDRESS`), and the currency it receives (default: the lookup's first supported currency).
+ */
+export const UmaDestinationRequest = Schema.Struct({
+  destinationType: Schema.Literal("UMA_ADDRESS"),
+  umaAddress: FieldFormat.Text(320),
+  currency: optional(Currency.CurrencyCode)
+}).annotations({ identifier: "UmaDestinationRequest" })
+export type UmaDestinationRequest = typeof UmaDestinationRequest.Type
+
+/** A quote's destination in a request: an account, or an UMA address (which needs the quote's `lookupId`). */
+export const QuoteDestinationRequest = Schema.Union(AccountDestinationRequest, UmaDestinationRequest).annotations({
+  identifier: "QuoteDestinationRequest"
+})
 export type QuoteDestinationRequest = typeof QuoteDestinationRequest.Type
 
 /** The platform's fee for this quote instead of its `feeConfigs`: a fixed part and basis points. */
@@ -52,7 +70,9 @@ export type PlatformFeeOverride = typeof PlatformFeeOverride.Type
 
 /**
  * Body of `POST /quotes`. `lockedCurrencyAmount` is in minor units of the locked side's currency (1 to 9e15);
- * `remittanceInformation` (at most 80 characters) travels with the payment to the receiving bank.
+ * `remittanceInformation` (at most 80 characters) travels with the payment to the receiving bank. `lookupId` (from
+ * `GET /receiver/...`) is required for an UMA destination; `senderCustomerInfo` carries the payer data the lookup's
+ * `requiredPayerDataFields` ask for, by field name.
  */
 export const CreateQuoteRequest = Schema.Struct({
   source: QuoteSourceRequest,
@@ -63,7 +83,9 @@ export const CreateQuoteRequest = Schema.Struct({
   immediatelyExecute: optional(Schema.Boolean),
   purposeOfPayment: optional(PurposeOfPayment),
   remittanceInformation: optional(FieldFormat.Text(80)),
-  platformFeeOverride: optional(PlatformFeeOverride)
+  platformFeeOverride: optional(PlatformFeeOverride),
+  lookupId: optional(LookupId),
+  senderCustomerInfo: optional(JsonObject.JsonObject)
 }).annotations({ identifier: "QuoteRequest", parseOptions: { errors: "all", onExcessProperty: "error" } })
 export type CreateQuoteRequest = typeof CreateQuoteRequest.Type
 

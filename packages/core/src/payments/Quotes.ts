@@ -39,6 +39,7 @@ import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
 import { type StoredTransaction, TransactionRepo } from "./TransactionRepo.js"
+import { UmaLookupRepo } from "./UmaLookupRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
@@ -126,7 +127,10 @@ export const layer = Layer.effect(
     const funding = yield* FundingInstructions
     const event = TransactionEvents.withIds(ids)
     const accounts = yield* Effect.context<
-      InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.ExternalAccountRepo | CustomerRepo.CustomerRepo
+      | InternalAccountRepo.InternalAccountRepo
+      | ExternalAccountRepo.ExternalAccountRepo
+      | CustomerRepo.CustomerRepo
+      | UmaLookupRepo
     >()
 
     const find = (platform: Platform.Platform, id: QuoteId) =>
@@ -358,7 +362,7 @@ export const layer = Layer.effect(
           updatedAt: now,
           expiresAt,
           source: request.source,
-          destination: request.destination,
+          destination: PaymentParties.quoteDestinationOf(request, parties),
           ...(customerId === undefined ? {} : { customerId }),
           sendingCurrency: currencyOf(sendingCode),
           receivingCurrency: currencyOf(receivingCode),
@@ -382,7 +386,8 @@ export const layer = Layer.effect(
           ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
           ...(request.remittanceInformation === undefined
             ? {}
-            : { remittanceInformation: request.remittanceInformation })
+            : { remittanceInformation: request.remittanceInformation }),
+          ...(request.lookupId === undefined ? {} : { lookupId: request.lookupId })
         },
         { disableValidation: true }
       )
@@ -405,11 +410,7 @@ export const layer = Layer.effect(
                   currency: sendingCode,
                   ...(customerId === undefined ? {} : { customerId })
                 },
-          destination: {
-            destinationType: "ACCOUNT",
-            accountId: request.destination.accountId,
-            currency: receivingCode
-          },
+          destination: PaymentParties.transactionDestinationOf(request, parties),
           customerId: customerId ?? platform.id,
           ...(platformCustomerId === undefined ? {} : { platformCustomerId }),
           sentAmount: { amount: totals.totalSendingAmount, currency: quote.sendingCurrency },

@@ -1,4 +1,4 @@
-import { Duration, Option } from "effect"
+import { Duration } from "effect"
 import { UmaAddress } from "../customers/index.js"
 
 /**
@@ -22,15 +22,6 @@ export const domains: ReadonlyArray<string> = ["sandbox.uma.money", "sandbox.gri
  * completes it at once.
  */
 export const pendingDelay: Duration.Duration = Duration.hours(1)
-
-// The address pattern of `UmaAddress`, with letters of either case: an UMA username is case-insensitive.
-const wellFormed = /^\$[a-z0-9._+-]{1,64}@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i
-
-/**
- * The address in its canonical (lowercase) form if it is well formed, `None` otherwise (`INVALID_UMA_ADDRESS`).
- */
-export const parse = (address: string): Option.Option<UmaAddress.UmaAddress> =>
-  wellFormed.test(address) ? Option.some(UmaAddress.UmaAddress.make(address.toLowerCase())) : Option.none()
 
 const magic: ReadonlyMap<string, Behavior> = new Map([
   ["success.usd", "SUCCESS"],

@@ -10,10 +10,22 @@ import { isInternalAccountId } from "./PaymentPosting.js"
 import { Quotes } from "./Quotes.js"
 import type { Transaction } from "./Transaction.js"
 import { TransactionRepo } from "./TransactionRepo.js"
+import { UmaLookupRepo } from "./UmaLookupRepo.js"
 import type { TransferInRequest, TransferOutRequest } from "./TransferRequest.js"
+import type { InvalidUmaAddress, LookupNotFound, MissingMandatoryUserInfo, UmaNotFound } from "./UmaErrors.js"
 
 type Quoting = Quotes["Type"]["create"]
-type TransferError = Effect.Effect.Error<ReturnType<Quoting>>
+
+/** The refusals of UMA destinations and lookups: a transfer names accounts and no lookup, so it never meets them. */
+type UmaRefusal = InvalidUmaAddress | LookupNotFound | MissingMandatoryUserInfo | UmaNotFound
+type TransferError = Exclude<Effect.Effect.Error<ReturnType<Quoting>>, UmaRefusal>
+
+const accountsOnly = {
+  InvalidUmaAddress: Effect.die,
+  LookupNotFound: Effect.die,
+  MissingMandatoryUserInfo: Effect.die,
+  UmaNotFound: Effect.die
+} as const
 
 /**
  * The deprecated same-currency transfers, on the quote machinery: each is a quote of one currency, locked on the
@@ -45,7 +57,10 @@ export const layer = Layer.effect(
     const transactions = yield* TransactionRepo
     const ledger = yield* Ledger.Ledger
     const accounts = yield* Effect.context<
-      InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.ExternalAccountRepo | CustomerRepo.CustomerRepo
+      | InternalAccountRepo.InternalAccountRepo
+      | ExternalAccountRepo.ExternalAccountRepo
+      | CustomerRepo.CustomerRepo
+      | UmaLookupRepo
     >()
 
     // Resolves both ends (404s, statuses, pullability) and checks they share one currency.
@@ -58,7 +73,7 @@ export const layer = Layer.effect(
         const parties = yield* PaymentParties.resolve(platform, {
           source: { sourceType: "ACCOUNT", accountId: source.accountId },
           destination: { destinationType: "ACCOUNT", ...destination }
-        }).pipe(Effect.provide(accounts))
+        }).pipe(Effect.provide(accounts), Effect.catchTags(accountsOnly))
         if (parties.source.currency !== parties.destination.currency) {
           return yield* invalid(
             "destination.accountId",
@@ -98,25 +113,29 @@ export const layer = Layer.effect(
             )
           )
         if (amount <= 0) return yield* invalid("amount", "the source has no available balance to send")
-        const quote = yield* quotes.create(
-          platform,
-          {
-            source: { sourceType: "ACCOUNT", accountId: request.source.accountId },
-            destination: {
-              destinationType: "ACCOUNT",
-              accountId: request.destination.accountId,
-              ...(request.destination.paymentRail === undefined ? {} : { paymentRail: request.destination.paymentRail })
+        const quote = yield* quotes
+          .create(
+            platform,
+            {
+              source: { sourceType: "ACCOUNT", accountId: request.source.accountId },
+              destination: {
+                destinationType: "ACCOUNT",
+                accountId: request.destination.accountId,
+                ...(request.destination.paymentRail === undefined
+                  ? {}
+                  : { paymentRail: request.destination.paymentRail })
+              },
+              lockedCurrencySide: "SENDING",
+              lockedCurrencyAmount: amount,
+              immediatelyExecute: true,
+              ...(request.remittanceInformation === undefined
+                ? {}
+                : { remittanceInformation: request.remittanceInformation }),
+              ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment })
             },
-            lockedCurrencySide: "SENDING",
-            lockedCurrencyAmount: amount,
-            immediatelyExecute: true,
-            ...(request.remittanceInformation === undefined
-              ? {}
-              : { remittanceInformation: request.remittanceInformation }),
-            ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment })
-          },
-          { purpose: "TRANSFER" }
-        )
+            { purpose: "TRANSFER" }
+          )
+          .pipe(Effect.catchTags(accountsOnly))
         return yield* transactionOf(platform, quote.transactionId)
       }),
       transferIn: Effect.fn("Transfers.transferIn")(function* (
@@ -131,17 +150,19 @@ export const layer = Layer.effect(
         }
         if (request.amount === undefined) return yield* invalid("amount", "is required to pull money")
         yield* sameCurrency(platform, request.source, request.destination)
-        const quote = yield* quotes.create(
-          platform,
-          {
-            source: { sourceType: "ACCOUNT", accountId: request.source.accountId },
-            destination: { destinationType: "ACCOUNT", accountId: request.destination.accountId },
-            lockedCurrencySide: "SENDING",
-            lockedCurrencyAmount: request.amount,
-            immediatelyExecute: true
-          },
-          { purpose: "TRANSFER" }
-        )
+        const quote = yield* quotes
+          .create(
+            platform,
+            {
+              source: { sourceType: "ACCOUNT", accountId: request.source.accountId },
+              destination: { destinationType: "ACCOUNT", accountId: request.destination.accountId },
+              lockedCurrencySide: "SENDING",
+              lockedCurrencyAmount: request.amount,
+              immediatelyExecute: true
+            },
+            { purpose: "TRANSFER" }
+          )
+          .pipe(Effect.catchTags(accountsOnly))
         return yield* transactionOf(platform, quote.transactionId)
       })
     }

@@ -7,9 +7,10 @@ import { Ledger, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as IncomingCompletionJob from "./IncomingCompletionJob.js"
 import * as IncomingTransaction from "./IncomingTransaction.js"
-import { InvalidUmaAddress } from "./PaymentErrors.js"
 import { InvalidCurrency } from "./PricingErrors.js"
 import * as SandboxUmaSenders from "./SandboxUmaSenders.js"
+import * as UmaAddressInput from "./UmaAddressInput.js"
+import type { InvalidUmaAddress } from "./UmaErrors.js"
 import type { Transaction } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import { TransactionRepo } from "./TransactionRepo.js"
@@ -70,10 +71,9 @@ const receiverOf = (platform: Platform.Platform, request: UmaReceiveRequest) =>
     }
     const found =
       receiverUmaAddress !== undefined
-        ? yield* Option.match(SandboxUmaSenders.parse(receiverUmaAddress), {
-            onNone: () => Effect.fail(InvalidUmaAddress.of("receiverUmaAddress")),
-            onSome: (address) => customers.findByUmaAddress(platform.id, address)
-          })
+        ? yield* Effect.flatMap(UmaAddressInput.parse("receiverUmaAddress", receiverUmaAddress), (address) =>
+            customers.findByUmaAddress(platform.id, address)
+          )
         : yield* customers.findById(platform.id, customerId!)
     const live = Option.filter(found, (stored) => !stored.customer.isDeleted)
     if (Option.isNone(live)) return yield* CustomerErrors.CustomerNotFound.of(customerId ?? receiverUmaAddress ?? "")
@@ -138,10 +138,7 @@ export const receive = (
   request: UmaReceiveRequest
 ): Effect.Effect<Transaction, ReceiveError, Requirements> =>
   Effect.gen(function* () {
-    const sender = yield* Option.match(SandboxUmaSenders.parse(request.senderUmaAddress), {
-      onNone: () => Effect.fail(InvalidUmaAddress.of("senderUmaAddress")),
-      onSome: Effect.succeed
-    })
+    const sender = yield* UmaAddressInput.parse("senderUmaAddress", request.senderUmaAddress)
     const customer = yield* receiverOf(platform, request)
     const deposit = yield* depositOf(platform, customer.id, request.receivingCurrencyCode)
     const behavior = SandboxUmaSenders.behaviorOf(sender)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Option } from "effect"
-import { SandboxUmaSenders } from "@payrail/core"
+import { SandboxUmaSenders, UmaAddressInput } from "@payrail/core"
 
-const behaviorOf = (address: string) => Option.map(SandboxUmaSenders.parse(address), SandboxUmaSenders.behaviorOf)
+const behaviorOf = (address: string) => Option.map(UmaAddressInput.normalize(address), SandboxUmaSenders.behaviorOf)
 
 describe("SandboxUmaSenders", () => {
   it("completes the success senders of every currency on both sandbox domains", () => {
@@ -16,7 +16,7 @@ describe("SandboxUmaSenders", () => {
   })
 
   it("reads addresses case-insensitively and answers them in lowercase", () => {
-    expect(SandboxUmaSenders.parse("$Pending.Long.USD@Sandbox.UMA.money")).toEqual(
+    expect(UmaAddressInput.normalize("$Pending.Long.USD@Sandbox.UMA.money")).toEqual(
       Option.some("$pending.long.usd@sandbox.uma.money")
     )
     expect(behaviorOf("$FAIL.compliance.usd@sandbox.uma.money")).toEqual(Option.some("COMPLIANCE_FAILURE"))
@@ -35,7 +35,6 @@ describe("SandboxUmaSenders", () => {
 
   it("refuses what is not an UMA address", () => {
     for (const address of [
-      "alice@uma.example",
       "$@uma.example",
       "$alice",
       "$alice@localhost",
@@ -45,7 +44,7 @@ describe("SandboxUmaSenders", () => {
       "$alice@uma.example ",
       "$ali/ce@uma.example"
     ]) {
-      expect(SandboxUmaSenders.parse(address)).toEqual(Option.none())
+      expect(UmaAddressInput.normalize(address)).toEqual(Option.none())
     }
   })
 

@@ -1,5 +1,6 @@
 export * as ExchangeRatesHandlers from "./ExchangeRatesHandlers.js"
 export * as QuotesHandlers from "./QuotesHandlers.js"
+export * as ReceiverHandlers from "./ReceiverHandlers.js"
 export * as SandboxPaymentsHandlers from "./SandboxPaymentsHandlers.js"
 export * as TransactionsHandlers from "./TransactionsHandlers.js"
 export * as TransfersHandlers from "./TransfersHandlers.js"

@@ -58,13 +58,19 @@ export const layer = Layer.effect(
           )
         ),
       findByUmaAddress: (platformId, umaAddress) =>
-        Effect.sync(() =>
-          Option.fromNullable(
-            Array.from(rows.values()).find(
-              (row) => row.platformId === platformId && row.customer.umaAddress === umaAddress
+        Effect.sync(() => {
+          const oldest = Array.from(rows.values())
+            .filter(
+              (row) =>
+                row.platformId === platformId && row.customer.umaAddress === umaAddress && !row.customer.isDeleted
             )
-          ).pipe(Option.map(({ customer, identifier, version }) => ({ customer, identifier, version })))
-        ),
+            .sort((a, b) => Page.compareNewestFirst(keyOf(b.customer), keyOf(a.customer)))[0]
+          return Option.map(Option.fromNullable(oldest), ({ customer, identifier, version }) => ({
+            customer,
+            identifier,
+            version
+          }))
+        }),
       update: (platformId, next, expectedVersion) =>
         state.write(() => {
           const current = rows.get(next.customer.id)

@@ -109,13 +109,15 @@ export const make: Effect.Effect<
       sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
   })
 
-  // At most one row (addresses are generated per customer); the index of migration `0021_customer_uma_addresses`.
+  // The partial index of migration `0021_customer_uma_addresses`.
   const findByUmaAddress = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, umaAddress: Schema.String }),
     Result: StoredRow,
     execute: ({ platformId, umaAddress }) =>
       sql`SELECT record, identifier, version FROM customers
-        WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress} LIMIT 1`
+          WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress}
+            AND NOT (record->>'isDeleted')::boolean
+          ORDER BY created_at, id COLLATE "C" LIMIT 1`
   })
 
   const update = SqlSchema.findOne({

@@ -22,6 +22,7 @@ import sandboxClocks from "./0018_sandbox_clocks.js"
 import payments from "./0019_payments.js"
 import jobsWakeWhenDue from "./0020_jobs_wake_when_due.js"
 import customerUmaAddresses from "./0021_customer_uma_addresses.js"
+import umaLookups from "./0022_uma_lookups.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -53,5 +54,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0018_sandbox_clocks": sandboxClocks,
   "0019_payments": payments,
   "0020_jobs_wake_when_due": jobsWakeWhenDue,
-  "0021_customer_uma_addresses": customerUmaAddresses
+  "0021_customer_uma_addresses": customerUmaAddresses,
+  "0022_uma_lookups": umaLookups
 }

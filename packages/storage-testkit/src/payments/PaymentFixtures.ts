@@ -7,6 +7,7 @@ import {
   QuoteRepo,
   Transaction,
   TransactionRepo,
+  UmaLookup,
   type Errors
 } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
@@ -229,3 +230,29 @@ export const allPages = <A, R>(
     }
     return pages
   })
+
+/** A lookup created at `at(offsetMillis)`, expiring 15 minutes later, of `receiver`, with every optional field. */
+export const umaLookup = (
+  options: { readonly receiver?: UmaLookup.Receiver; readonly offsetMillis?: number; readonly full?: boolean } = {}
+): UmaLookup.UmaLookup => {
+  const offset = options.offsetMillis ?? 0
+  return new UmaLookup.UmaLookup({
+    id: UmaLookup.LookupId.make(`Lookup:${uuid()}`),
+    receiver: options.receiver ?? { _tag: "UmaAddress", umaAddress: "$success.usd@sandbox.uma.money" },
+    ...(options.full === true ? { senderUmaAddress: "$zoë.sender@uma.example", customerId: `Customer:${uuid()}` } : {}),
+    supportedCurrencies: [
+      // Not short decimals: the stored numbers must come back bit for bit.
+      { currency: currency("MXN"), estimatedExchangeRate: 0.058_394_160_583_941_6, min: 1, max: 9_007_199_254_740_991 },
+      { currency: currency("USD"), estimatedExchangeRate: 1, min: 100, max: 1_000_000 }
+    ],
+    requiredPayerDataFields:
+      options.full === true
+        ? [
+            { name: "FULL_NAME", mandatory: true },
+            { name: "BIRTH_DATE", mandatory: false }
+          ]
+        : [],
+    createdAt: Fixtures.at(offset),
+    expiresAt: Fixtures.at(offset + 900_000)
+  })
+}

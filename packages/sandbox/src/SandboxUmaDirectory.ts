@@ -1,0 +1,24 @@
+import { Effect, Layer, Option } from "effect"
+import { UmaDirectory, UmaErrors } from "@payrail/core"
+import * as SandboxUmaAddresses from "./SandboxUmaAddresses.js"
+
+/** The payer data every sandbox counterparty lists: the payer's full name, optional. */
+export const requiredPayerDataFields: UmaDirectory.UmaReceiver["requiredPayerDataFields"] = [
+  { name: "FULL_NAME", mandatory: false }
+]
+
+/**
+ * The sandbox UMA directory. A sandbox address (`SandboxUmaAddresses`) receives its one currency; any other name on
+ * a sandbox domain is `UMA_NOT_FOUND`. Every address on any other domain is a simulated counterparty that accepts
+ * USD. All of them list `FULL_NAME` as optional payer data. Decided from the address alone.
+ */
+export const layer: Layer.Layer<UmaDirectory.UmaDirectory> = Layer.succeed(UmaDirectory.UmaDirectory, {
+  receiver: ({ receiver }) =>
+    Option.match(SandboxUmaAddresses.read(receiver), {
+      onNone: () => Effect.succeed({ currencies: ["USD"], requiredPayerDataFields }),
+      onSome: Option.match({
+        onNone: () => Effect.fail(UmaErrors.UmaNotFound.of(receiver)),
+        onSome: (sandbox) => Effect.succeed({ currencies: [sandbox.currency], requiredPayerDataFields })
+      })
+    })
+})
