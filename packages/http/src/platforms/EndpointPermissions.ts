@@ -46,7 +46,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   transactions: { list: "VIEW", get: "VIEW", confirm: "TRANSACT" },
   sandboxPayments: { send: "TRANSACT", receiveUma: "TRANSACT" },
   transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
-  exchangeRates: { list: "VIEW" }
+  exchangeRates: { list: "VIEW" },
+  receiver: { lookupUma: "VIEW", lookupExternalAccount: "VIEW" }
 }
 
 const byRoute = (() => {
