@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
-import { Ledger, Outbox, SystemAccounts } from "@payrail/core"
-import { type Body, makePaymentApp, type PaymentApp, type PaymentPlatform, stores, usdAccount } from "./PaymentApp.js"
+import { Outbox } from "@payrail/core"
+import { stores } from "../TestStores.js"
+import { expectBalancedBooks } from "./LedgerChecks.js"
+import { type Body, makePaymentApp, type PaymentApp, type PaymentPlatform, usdAccount } from "./PaymentApp.js"
 
 /*
  * Money arriving from outside, end to end through HTTP on every store: sandbox funding as an incoming transaction,
@@ -16,25 +18,6 @@ for (const store of stores("incoming_payments")) {
       app = await makePaymentApp(await store.make())
     })
     afterAll(() => app.dispose())
-
-    // The books balance: posted entries sum to zero per currency, every balance equals its entries.
-    const expectBalancedBooks = async (platform: PaymentPlatform, accounts: ReadonlyArray<string>) => {
-      for (const total of (await platform.postedTotals()).values()) expect(total).toBe(0n)
-      const system = ["USD", "EUR", "MXN"].flatMap((currency) =>
-        SystemAccounts.kinds.map((kind) => SystemAccounts.accountId(platform.platform.id, kind, currency))
-      )
-      for (const accountId of [...accounts, ...system]) {
-        const [balance, fromEntries] = await app.run(
-          Effect.flatMap(Ledger.Ledger, (ledger) =>
-            Effect.all([
-              ledger.balance(platform.platform.id, accountId),
-              ledger.reconcile(platform.platform.id, accountId)
-            ])
-          )
-        )
-        expect(balance).toEqual(fromEntries)
-      }
-    }
 
     // The INCOMING_PAYMENT events recorded about a transaction, oldest first: their data.
     const webhooksOf = async (platform: PaymentPlatform, transactionId: string) =>
@@ -100,7 +83,7 @@ for (const store of stores("incoming_payments")) {
       expect(ids((await platform.call("GET", "/transactions?type=OUTGOING")).body)).toEqual([])
       // The webhook carries the transaction as GET shows it, once for the two calls.
       expect(await webhooksOf(platform, id)).toEqual([funding])
-      await expectBalancedBooks(platform, [alice.accounts.USD!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!], { reservationsAllowed: true })
     })
 
     it("deposits an UMA payment to the receiver's primary internal account, by address or by id", async () => {
@@ -147,7 +130,7 @@ for (const store of stores("incoming_payments")) {
       expect(ids((await platform.call("GET", "/transactions?accountIdentifier=$grandma@uma.example")).body)).toEqual([
         byId.body.id
       ])
-      await expectBalancedBooks(platform, [eur, carol.accounts.MXN!])
+      await expectBalancedBooks(app, platform, [eur, carol.accounts.MXN!], { reservationsAllowed: true })
     })
 
     it("passes an UMA payment through to the default external deposit account of the currency", async () => {
@@ -181,7 +164,7 @@ for (const store of stores("incoming_payments")) {
       })
       expect(euros.body).toMatchObject({ status: "COMPLETED", destination: { accountId: dana.accounts.EUR } })
       expect(await webhooksOf(platform, received.body.id)).toEqual([received.body])
-      await expectBalancedBooks(platform, [dana.accounts.USD!, dana.accounts.EUR!])
+      await expectBalancedBooks(app, platform, [dana.accounts.USD!, dana.accounts.EUR!], { reservationsAllowed: true })
     })
 
     it("holds a long-pending sender's payment until an hour of the sandbox clock has passed", async () => {
@@ -199,7 +182,7 @@ for (const store of stores("incoming_payments")) {
       await app.settle()
       expect((await platform.transactionOf(received.body.id)).status).toBe("PENDING")
       expect(await platform.balanceOf(erin.accounts.USD!)).toEqual({ available: 0, total: 0 })
-      await expectBalancedBooks(platform, [erin.accounts.USD!])
+      await expectBalancedBooks(app, platform, [erin.accounts.USD!], { reservationsAllowed: true })
 
       await platform.advance(3_540)
       await app.settle()
@@ -215,7 +198,7 @@ for (const store of stores("incoming_payments")) {
       ])
       expect((await webhooksOf(platform, received.body.id))[1]).toEqual(completed)
       expect(app.jobs.failures.filter((failure) => failure.includes("dead"))).toEqual([])
-      await expectBalancedBooks(platform, [erin.accounts.USD!])
+      await expectBalancedBooks(app, platform, [erin.accounts.USD!], { reservationsAllowed: true })
     })
 
     it("fails a compliance-failure sender's payment and credits nothing", async () => {
@@ -234,7 +217,7 @@ for (const store of stores("incoming_payments")) {
       expect(await webhooksOf(platform, received.body.id)).toEqual([received.body])
       await app.settle()
       expect((await platform.transactionOf(received.body.id)).status).toBe("FAILED")
-      await expectBalancedBooks(platform, [frank.accounts.USD!])
+      await expectBalancedBooks(app, platform, [frank.accounts.USD!], { reservationsAllowed: true })
     })
   })
 }

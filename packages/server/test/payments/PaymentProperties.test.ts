@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Either, FastCheck as fc } from "effect"
 import { Ledger, SystemAccounts } from "@payrail/core"
-import { makePaymentApp, type PaymentApp, stores } from "./PaymentApp.js"
+import { stores } from "../TestStores.js"
+import { makePaymentApp, type PaymentApp } from "./PaymentApp.js"
 import { type Destination, lifetimeOf, Model, type ModelQuote, type Source } from "./PaymentModel.js"
 
 const currencies = ["USD", "EUR", "MXN"] as const

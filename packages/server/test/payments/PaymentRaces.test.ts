@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Either } from "effect"
-import { Ledger, type Quote, Quotes } from "@payrail/core"
-import { type Body, makePaymentApp, type PaymentApp, stores } from "./PaymentApp.js"
+import { type Quote, Quotes } from "@payrail/core"
+import { stores } from "../TestStores.js"
+import { expectBalancedBooks } from "./LedgerChecks.js"
+import { type Body, makePaymentApp, type PaymentApp } from "./PaymentApp.js"
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -17,16 +19,7 @@ for (const store of stores("payment_races")) {
 
     // Each account's balance is what its entries say, with no reservation left open; the books balance.
     const expectNothingReserved = async (accounts: ReadonlyArray<string>) => {
-      for (const accountId of accounts) {
-        const [balance, fromEntries] = await app.run(
-          Effect.flatMap(Ledger.Ledger, (ledger) =>
-            Effect.all([ledger.balance(app.platform.id, accountId), ledger.reconcile(app.platform.id, accountId)])
-          )
-        )
-        expect(balance).toEqual(fromEntries)
-        expect([balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([0n, 0n])
-      }
-      for (const total of (await app.postedTotals()).values()) expect(total).toBe(0n)
+      await expectBalancedBooks(app, app, accounts, { systemCurrencies: [] })
       // No job failed on the way: no settlement or expiry had to be retried.
       expect(app.jobs.failures).toEqual([])
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Effect } from "effect"
-import { Ledger, SystemAccounts } from "@payrail/core"
-import { makePaymentApp, type PaymentApp, type PaymentPlatform, stores } from "./PaymentApp.js"
+import { stores } from "../TestStores.js"
+import { expectBalancedBooks } from "./LedgerChecks.js"
+import { makePaymentApp, type PaymentApp } from "./PaymentApp.js"
 
 /*
  * Rail outcomes the sandbox decides by suffix and by time, with the job worker run only when a test lets the jobs
@@ -15,26 +15,6 @@ for (const store of stores("payment_rails")) {
       app = await makePaymentApp(await store.make())
     })
     afterAll(() => app.dispose())
-
-    // No reservation is left anywhere on the platform, and its books balance.
-    const expectNothingPending = async (platform: PaymentPlatform, accounts: ReadonlyArray<string>) => {
-      for (const total of (await platform.postedTotals()).values()) expect(total).toBe(0n)
-      const system = ["USD", "EUR"].flatMap((currency) =>
-        SystemAccounts.kinds.map((kind) => SystemAccounts.accountId(platform.platform.id, kind, currency))
-      )
-      for (const accountId of [...accounts, ...system]) {
-        const [balance, fromEntries] = await app.run(
-          Effect.flatMap(Ledger.Ledger, (ledger) =>
-            Effect.all([
-              ledger.balance(platform.platform.id, accountId),
-              ledger.reconcile(platform.platform.id, accountId)
-            ])
-          )
-        )
-        expect(balance).toEqual(fromEntries)
-        expect([accountId, balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([accountId, 0n, 0n])
-      }
-    }
 
     it("pulls from external USD accounts by the transfer table, 005 pending 30 seconds then failed", async () => {
       const platform = await app.newPlatform()
@@ -92,7 +72,9 @@ for (const store of stores("payment_rails")) {
         available: converted.totalReceivingAmount,
         total: converted.totalReceivingAmount
       })
-      await expectNothingPending(platform, [alice.accounts.USD!, alice.accounts.EUR!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!, alice.accounts.EUR!], {
+        systemCurrencies: ["USD", "EUR"]
+      })
     })
 
     it("refuses a pull into an external account and from an account that cannot be pulled", async () => {
@@ -144,7 +126,7 @@ for (const store of stores("payment_rails")) {
       })
       expect((await platform.call("GET", `/quotes/${quoted.body.id}`)).body.status).toBe("FAILED")
       expect(await platform.balanceOf(alice.accounts.USD!)).toEqual({ available: 10_000, total: 10_000 })
-      await expectNothingPending(platform, [alice.accounts.USD!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!], { systemCurrencies: ["USD", "EUR"] })
     })
   })
 }

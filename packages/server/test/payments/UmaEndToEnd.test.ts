@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Effect } from "effect"
-import { Ledger, Platform, SystemAccounts } from "@payrail/core"
-import {
-  makePaymentApp,
-  type PaymentApp,
-  type PaymentPlatform,
-  paymentConfig,
-  stores,
-  usdAccount
-} from "./PaymentApp.js"
+import { Platform } from "@payrail/core"
+import { stores } from "../TestStores.js"
+import { expectBalancedBooks } from "./LedgerChecks.js"
+import { makePaymentApp, type PaymentApp, type PaymentPlatform, paymentConfig, usdAccount } from "./PaymentApp.js"
 
 /*
  * Outgoing UMA payments through the HTTP API on every store: a receiver lookup, a quote naming it, its execution,
@@ -65,26 +59,6 @@ for (const store of stores("uma_payments")) {
         lockedCurrencyAmount: amount,
         ...extra
       })
-
-    // Every currency of the platform sums to zero, and no account holds a reservation or differs from its entries.
-    const expectBalanced = async (platform: PaymentPlatform, accounts: ReadonlyArray<string>) => {
-      for (const total of (await platform.postedTotals()).values()) expect(total).toBe(0n)
-      const system = ["USD", "EUR", "MXN"].flatMap((currency) =>
-        SystemAccounts.kinds.map((kind) => SystemAccounts.accountId(platform.platform.id, kind, currency))
-      )
-      for (const accountId of [...accounts, ...system]) {
-        const [balance, fromEntries] = await app.run(
-          Effect.flatMap(Ledger.Ledger, (ledger) =>
-            Effect.all([
-              ledger.balance(platform.platform.id, accountId),
-              ledger.reconcile(platform.platform.id, accountId)
-            ])
-          )
-        )
-        expect(balance).toEqual(fromEntries)
-        expect([accountId, balance.pendingDebitsMinor, balance.pendingCreditsMinor]).toEqual([accountId, 0n, 0n])
-      }
-    }
 
     it("looks up sandbox addresses in every written form, in the reference's shape", async () => {
       const platform = await app.newPlatform()
@@ -163,7 +137,7 @@ for (const store of stores("uma_payments")) {
         available: 1_000_000 - cross.body.totalSendingAmount - 2_500,
         total: 1_000_000 - cross.body.totalSendingAmount - 2_500
       })
-      await expectBalanced(platform, [alice.accounts.USD!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!])
       expect(app.jobs.failures).toEqual([])
     })
 
@@ -193,7 +167,7 @@ for (const store of stores("uma_payments")) {
       await app.settle()
       expect(await platform.transactionOf(quoted.body.transactionId)).toMatchObject({ status: "COMPLETED" })
       expect(await platform.balanceOf(alice.accounts.USD!)).toEqual({ available: 45_000, total: 45_000 })
-      await expectBalanced(platform, [alice.accounts.USD!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!])
     })
 
     it("fails a compliance-failure address with COMPLIANCE_REJECTED and releases the reservation", async () => {
@@ -229,12 +203,12 @@ for (const store of stores("uma_payments")) {
       })
       expect((await platform.call("GET", `/quotes/${paid.body.id}`)).body.status).toBe("FAILED")
       expect(await platform.balanceOf(alice.accounts.USD!)).toEqual({ available: 50_000, total: 50_000 })
-      await expectBalanced(platform, [alice.accounts.USD!, alice.accounts.EUR!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!, alice.accounts.EUR!])
     })
 
     it("pays an address of the platform's own domain into the customer's deposit account", async () => {
-      const platform = await app.newPlatform(
-        new Platform.PlatformConfig({
+      const platform = await app.newPlatform({
+        config: new Platform.PlatformConfig({
           ...paymentConfig,
           umaDomain: "pay.example",
           supportedCurrencies: paymentConfig.supportedCurrencies.map(
@@ -245,7 +219,7 @@ for (const store of stores("uma_payments")) {
               })
           )
         })
-      )
+      })
       const alice = await platform.newCustomer("Alice Payer")
       const bob = await platform.newCustomer("Bob Payee")
       await platform.fund(alice.accounts.USD!, 100_000)
@@ -316,7 +290,7 @@ for (const store of stores("uma_payments")) {
         status: "COMPLETED",
         paymentRail: "RTP"
       })
-      await expectBalanced(platform, [alice.accounts.USD!, bob.accounts.EUR!])
+      await expectBalancedBooks(app, platform, [alice.accounts.USD!, bob.accounts.EUR!])
       expect(app.jobs.failures).toEqual([])
     })
 
