@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { Platform, Platforms, WebhookDeliveryJob } from "@payrail/core"
-import { makePaymentApp, type PaymentApp } from "./payments/PaymentApp.js"
-import { stores } from "./TestStores.js"
+import { describeOnEveryStore } from "./payments/OnEveryStore.js"
 import { waitFor } from "./Waiting.js"
 import { startVerifyingReceiver, type VerifyingReceiver } from "./webhooks/VerifyingReceiver.js"
 
@@ -12,22 +11,18 @@ const within = (actualIso: string, expectedMs: number, toleranceMs: number) =>
 
 type Clock = { currentTime: string; offsetSeconds: number }
 
-for (const store of stores("sandbox_clock")) {
-  describe(`the sandbox clock on ${store.name}`, () => {
-    let app: PaymentApp
+describeOnEveryStore(
+  "the sandbox clock",
+  "sandbox_clock",
+  { handlers: [WebhookDeliveryJob.handler], webhooks: true, running: true },
+  (app) => {
     let receiver: VerifyingReceiver
 
     beforeAll(async () => {
       // The first delivery it gets is answered 500, so that one retry waits on the clock.
       receiver = await startVerifyingReceiver({ failFirst: 1 })
-      app = await makePaymentApp(await store.make(), { handlers: [WebhookDeliveryJob.handler], webhooks: true })
-      app.startWorker()
     })
-
-    afterAll(async () => {
-      await app.dispose()
-      await receiver.close()
-    })
+    afterAll(() => receiver.close())
 
     const platformWith = (
       environment: Platform.Environment,
@@ -136,5 +131,5 @@ for (const store of stores("sandbox_clock")) {
       expect(refused.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "seconds" }] } })
       expect((await call("GET", "/sandbox/clock")).body["offsetSeconds"]).toBe(99 * year)
     })
-  })
-}
+  }
+)

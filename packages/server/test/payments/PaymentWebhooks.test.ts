@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { PaymentJobs, Platform, Platforms, WebhookDeliveryJob } from "@payrail/core"
-import { stores } from "../TestStores.js"
 import { waitFor } from "../Waiting.js"
 import { startVerifyingReceiver, type VerifyingReceiver } from "../webhooks/VerifyingReceiver.js"
-import { makePaymentApp, type PaymentApp } from "./PaymentApp.js"
+import { describeOnEveryStore } from "./OnEveryStore.js"
+import type { PaymentPlatform } from "./PaymentApp.js"
 
 /*
  * OUTGOING_PAYMENT webhooks of payments made over HTTP, delivered by the job worker to a receiver that verifies
@@ -15,25 +15,26 @@ interface Delivered {
   readonly data?: unknown
 }
 
-for (const store of stores("payment_webhooks")) {
-  describe(`payment webhooks on ${store.name}`, () => {
-    let app: PaymentApp
+describeOnEveryStore(
+  "payment webhooks",
+  "payment_webhooks",
+  {
+    handlers: [WebhookDeliveryJob.handler, PaymentJobs.settlementHandler, PaymentJobs.expiryHandler],
+    webhooks: true,
+    running: true
+  },
+  (app) => {
     let receiver: VerifyingReceiver
+    // A platform whose endpoint is the receiver.
+    let hooks: PaymentPlatform
 
     beforeAll(async () => {
       receiver = await startVerifyingReceiver()
-      app = await makePaymentApp(await store.make(), {
-        config: new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: receiver.url }),
-        handlers: [WebhookDeliveryJob.handler, PaymentJobs.settlementHandler, PaymentJobs.expiryHandler],
-        webhooks: true
+      hooks = await app.newPlatform({
+        config: new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: receiver.url })
       })
-      app.startWorker()
     })
-
-    afterAll(async () => {
-      await app.dispose()
-      await receiver.close()
-    })
+    afterAll(() => receiver.close())
 
     const deliveredFor = (transactionId: string): ReadonlyArray<Delivered> =>
       receiver.log.filter(
@@ -42,13 +43,13 @@ for (const store of stores("payment_webhooks")) {
       )
 
     it("delivers OUTGOING_PAYMENT, verified by standardwebhooks, for each status change with the whole transaction", async () => {
-      receiver.trust((await app.call("POST", "/webhooks/secret/rotate", {})).body.webhookSecret)
-      const payer = (await app.newCustomer("Alice Hooks")).accounts.USD!
-      const bob = await app.newCustomer("Bob Hooks")
-      const payee = await app.externalUsd(bob.id, "123450001")
-      await app.fund(payer, 10_000)
+      receiver.trust((await hooks.call("POST", "/webhooks/secret/rotate", {})).body.webhookSecret)
+      const payer = (await hooks.newCustomer("Alice Hooks")).accounts.USD!
+      const bob = await hooks.newCustomer("Bob Hooks")
+      const payee = await hooks.externalUsd(bob.id, "123450001")
+      await hooks.fund(payer, 10_000)
       // A payout crosses a rail: PROCESSING when executed, COMPLETED when the rail settles it.
-      const quoted = await app.quote(payer, payee, 2_500, { immediatelyExecute: true })
+      const quoted = await hooks.quote(payer, payee, 2_500, { immediatelyExecute: true })
       expect(quoted.status).toBe(201)
       const transactionId = quoted.body.transactionId
       await waitFor(() => deliveredFor(transactionId).length >= 2, "two OUTGOING_PAYMENT deliveries")
@@ -57,16 +58,16 @@ for (const store of stores("payment_webhooks")) {
       const completed = deliveredFor(transactionId).find(
         (entry) => (entry.data as { status: string }).status === "COMPLETED"
       )
-      const transaction = await app.transactionOf(transactionId)
+      const transaction = await hooks.transactionOf(transactionId)
       expect(completed?.data).toEqual(transaction)
       expect(receiver.refused()).toBe(0)
     })
 
     it("delivers one COMPLETED OUTGOING_PAYMENT for a payment between internal accounts, settled by its execute", async () => {
-      const payer = (await app.newCustomer("Carol Hooks")).accounts.USD!
-      const payee = (await app.newCustomer("Dan Hooks")).accounts.USD!
-      await app.fund(payer, 10_000)
-      const quoted = await app.quote(payer, payee, 1_000, { immediatelyExecute: true })
+      const payer = (await hooks.newCustomer("Carol Hooks")).accounts.USD!
+      const payee = (await hooks.newCustomer("Dan Hooks")).accounts.USD!
+      await hooks.fund(payer, 10_000)
+      const quoted = await hooks.quote(payer, payee, 1_000, { immediatelyExecute: true })
       expect(quoted.status).toBe(201)
       expect(quoted.body.status).toBe("COMPLETED")
       const transactionId = quoted.body.transactionId
@@ -75,8 +76,8 @@ for (const store of stores("payment_webhooks")) {
       await new Promise((resolve) => setTimeout(resolve, 300))
       const delivered = deliveredFor(transactionId)
       expect(delivered.map((entry) => (entry.data as { status: string }).status)).toEqual(["COMPLETED"])
-      expect(delivered[0]?.data).toEqual(await app.transactionOf(transactionId))
+      expect(delivered[0]?.data).toEqual(await hooks.transactionOf(transactionId))
       expect(receiver.refused()).toBe(0)
     })
-  })
-}
+  }
+)

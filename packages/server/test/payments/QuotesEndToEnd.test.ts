@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { Effect } from "effect"
 import { Ledger, LightningDestination, SystemAccounts } from "@payrail/core"
-import { stores } from "../TestStores.js"
-import { type Body, makePaymentApp, type PaymentApp, paymentConfigOf } from "./PaymentApp.js"
+import { type Body, paymentConfigOf } from "./PaymentApp.js"
+import { describeOnEveryStore } from "./OnEveryStore.js"
 
 /*
  * Quotes and transactions through the HTTP API on every store, the job worker running as a server runs it: payments
@@ -10,16 +10,11 @@ import { type Body, makePaymentApp, type PaymentApp, paymentConfigOf } from "./P
  * the transaction list.
  */
 
-for (const store of stores("quotes_e2e")) {
-  describe(`quotes and transactions end to end on ${store.name}`, () => {
-    let app: PaymentApp
-
-    beforeAll(async () => {
-      app = await makePaymentApp(await store.make(), { config: paymentConfigOf(["USD", "EUR", "MXN", "USDC", "BTC"]) })
-      app.startWorker()
-    })
-    afterAll(() => app.dispose())
-
+describeOnEveryStore(
+  "quotes and transactions end to end",
+  "quotes_e2e",
+  { config: paymentConfigOf(["USD", "EUR", "MXN", "USDC", "BTC"]), running: true },
+  (app) => {
     it("pays between two customers' USD accounts: quote, then an execute that settles it, balances and the transaction", async () => {
       const alice = await app.newCustomer("Alice Payer")
       const bob = await app.newCustomer("Bob Payee")
@@ -322,5 +317,5 @@ for (const store of stores("quotes_e2e")) {
       expect(missing.status).toBe(404)
       expect(missing.body.code).toBe("TRANSACTION_NOT_FOUND")
     })
-  })
-}
+  }
+)

@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Outbox, Platform, Platforms, WebhookDeliveryJob } from "@payrail/core"
-import { makePaymentApp, type PaymentApp } from "../payments/PaymentApp.js"
-import { stores } from "../TestStores.js"
+import { describeOnEveryStore } from "../payments/OnEveryStore.js"
 import { waitFor } from "../Waiting.js"
 import { startVerifyingReceiver, type VerifyingReceiver } from "./VerifyingReceiver.js"
 
-for (const store of stores("webhook_jobs")) {
-  describe(`webhook delivery jobs on ${store.name}`, () => {
-    let app: PaymentApp
+// The worker runs beside the API for as long as the app lives, as `payrail serve` runs it.
+describeOnEveryStore(
+  "webhook delivery jobs",
+  "webhook_jobs",
+  { handlers: [WebhookDeliveryJob.handler], webhooks: true, running: true },
+  (app) => {
     let receiver: VerifyingReceiver
 
     beforeAll(async () => {
       receiver = await startVerifyingReceiver()
-      app = await makePaymentApp(await store.make(), { handlers: [WebhookDeliveryJob.handler], webhooks: true })
-      // The worker runs beside the API for as long as the app lives, as `payrail serve` runs it.
-      app.startWorker()
     })
-
-    afterAll(async () => {
-      await app.dispose()
-      await receiver.close()
-    })
+    afterAll(() => receiver.close())
 
     const waitForDeliveries = (condition: () => boolean, what: string) =>
       waitFor(condition, () => `${what}: ${receiver.accepted.length} accepted, ${receiver.refused()} refused`, {
@@ -63,5 +58,5 @@ for (const store of stores("webhook_jobs")) {
       await waitForDeliveries(() => receiver.accepted.length === events.length + 1, "the redelivery")
       expect(receiver.accepted.at(-1)).toBe(delivery?.eventId)
     }, 60_000)
-  })
-}
+  }
+)

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, expect, it } from "vitest"
 import { Platform, Platforms } from "@payrail/core"
 import * as Workers from "../../src/Workers.js"
-import { makePaymentApp, type PaymentApp } from "../payments/PaymentApp.js"
-import { stores } from "../TestStores.js"
+import { describeOnEveryStore } from "../payments/OnEveryStore.js"
 import { waitFor } from "../Waiting.js"
 import { startVerifyingReceiver, type VerifyingReceiver } from "./VerifyingReceiver.js"
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-for (const store of stores("webhook_test_on_config")) {
-  describe(`the TEST webhook of a configured endpoint on ${store.name}`, () => {
-    let app: PaymentApp
+// The server's own handlers, as `payrail serve` runs them.
+describeOnEveryStore(
+  "the TEST webhook of a configured endpoint",
+  "webhook_test_on_config",
+  { handlers: Workers.handlers, webhooks: true, running: true },
+  (app) => {
     const receivers: Array<VerifyingReceiver> = []
-
-    beforeAll(async () => {
-      // The server's own handlers, as `payrail serve` runs them.
-      app = await makePaymentApp(await store.make(), { handlers: Workers.handlers, webhooks: true })
-      app.startWorker()
-    })
-
-    afterAll(async () => {
-      await app.dispose()
-      await Promise.all(receivers.map((receiver) => receiver.close()))
-    })
+    afterAll(() => Promise.all(receivers.map((receiver) => receiver.close())))
 
     const receiver = async (options: { readonly failFirst?: number } = {}) => {
       const started = await startVerifyingReceiver(options)
@@ -79,5 +71,5 @@ for (const store of stores("webhook_test_on_config")) {
       await pause(2_500)
       expect(failing.log).toHaveLength(1)
     })
-  })
-}
+  }
+)
