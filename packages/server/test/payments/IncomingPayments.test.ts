@@ -25,9 +25,17 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
 
   const ids = (page: Body) => page.data.map((row) => row.id)
 
+  // An UMA payment from `sender` to the customer `customerId` of `amount` minor units of `currency`.
+  const receiveBy = (platform: PaymentPlatform, customerId: string, sender: string, currency: string, amount: number) =>
+    receive(platform, {
+      senderUmaAddress: sender,
+      customerId,
+      receivingCurrencyCode: currency,
+      receivingCurrencyAmount: amount
+    })
+
   it("lists sandbox funding as a completed incoming transaction, found by customer and account, once per key", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Funded")
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Funded")
     const bob = await platform.newCustomer("Bob Unfunded")
     const key = { "idempotency-key": `fund-${globalThis.crypto.randomUUID()}` }
     const funded = await platform.call(
@@ -111,12 +119,7 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
     expect(await webhooksOf(platform, received.body.id)).toEqual([received.body])
 
     // Any other well-formed sender succeeds too; the receiver may be named by id.
-    const byId = await receive(platform, {
-      senderUmaAddress: "$grandma@uma.example",
-      customerId: carol.id,
-      receivingCurrencyCode: "MXN",
-      receivingCurrencyAmount: 500
-    })
+    const byId = await receiveBy(platform, carol.id, "$grandma@uma.example", "MXN", 500)
     expect(byId.body).toMatchObject({ status: "COMPLETED", destination: { accountId: carol.accounts.MXN } })
     expect(await platform.balanceOf(carol.accounts.MXN!)).toEqual({ available: 500, total: 500 })
     expect(ids((await platform.call("GET", "/transactions?accountIdentifier=$grandma@uma.example")).body)).toEqual([
@@ -126,8 +129,7 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
   })
 
   it("passes an UMA payment through to the default external deposit account of the currency", async () => {
-    const platform = await app.newPlatform()
-    const dana = await platform.newCustomer("Dana Default")
+    const [platform, dana] = await app.newPlatformWithCustomer("Dana Default")
     const bank = await platform.call("POST", "/customers/external-accounts", {
       customerId: dana.id,
       currency: "USD",
@@ -135,12 +137,7 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
       defaultUmaDepositAccount: true
     })
     expect(bank.status).toBe(201)
-    const received = await receive(platform, {
-      senderUmaAddress: "$success.usd@sandbox.uma.money",
-      customerId: dana.id,
-      receivingCurrencyCode: "USD",
-      receivingCurrencyAmount: 7_000
-    })
+    const received = await receiveBy(platform, dana.id, "$success.usd@sandbox.uma.money", "USD", 7_000)
     expect(received.status).toBe(200)
     expect(received.body).toMatchObject({
       status: "COMPLETED",
@@ -148,26 +145,15 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
     })
     expect(await platform.balanceOf(dana.accounts.USD!)).toEqual({ available: 0, total: 0 })
     // A payment in another currency goes to the primary internal account of that currency.
-    const euros = await receive(platform, {
-      senderUmaAddress: "$success.eur@sandbox.uma.money",
-      customerId: dana.id,
-      receivingCurrencyCode: "EUR",
-      receivingCurrencyAmount: 300
-    })
+    const euros = await receiveBy(platform, dana.id, "$success.eur@sandbox.uma.money", "EUR", 300)
     expect(euros.body).toMatchObject({ status: "COMPLETED", destination: { accountId: dana.accounts.EUR } })
     expect(await webhooksOf(platform, received.body.id)).toEqual([received.body])
     await expectBalancedBooks(app, platform, [dana.accounts.USD!, dana.accounts.EUR!], { reservationsAllowed: true })
   })
 
   it("holds a long-pending sender's payment until an hour of the sandbox clock has passed", async () => {
-    const platform = await app.newPlatform()
-    const erin = await platform.newCustomer("Erin Patient")
-    const received = await receive(platform, {
-      senderUmaAddress: "$pending.long.usd@sandbox.uma.money",
-      customerId: erin.id,
-      receivingCurrencyCode: "USD",
-      receivingCurrencyAmount: 900
-    })
+    const [platform, erin] = await app.newPlatformWithCustomer("Erin Patient")
+    const received = await receiveBy(platform, erin.id, "$pending.long.usd@sandbox.uma.money", "USD", 900)
     expect(received.status).toBe(200)
     expect(received.body).toMatchObject({ status: "PENDING", destination: { accountId: erin.accounts.USD } })
     expect(received.body).not.toHaveProperty("settledAt")
@@ -194,14 +180,8 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
   })
 
   it("fails a compliance-failure sender's payment and credits nothing", async () => {
-    const platform = await app.newPlatform()
-    const frank = await platform.newCustomer("Frank Refused")
-    const received = await receive(platform, {
-      senderUmaAddress: "$fail.compliance.usd@sandbox.uma.money",
-      customerId: frank.id,
-      receivingCurrencyCode: "USD",
-      receivingCurrencyAmount: 800
-    })
+    const [platform, frank] = await app.newPlatformWithCustomer("Frank Refused")
+    const received = await receiveBy(platform, frank.id, "$fail.compliance.usd@sandbox.uma.money", "USD", 800)
     expect(received.status).toBe(200)
     expect(received.body).toMatchObject({ status: "FAILED", failureReason: "COMPLIANCE_REJECTED" })
     expect(await platform.transactionOf(received.body.id)).toEqual(received.body)

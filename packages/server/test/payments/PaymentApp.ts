@@ -71,6 +71,12 @@ export interface Body {
   readonly totalCount?: number
 }
 
+/** A customer made through the API: its id and its internal accounts by currency (the embedded wallet left out). */
+export interface Customer {
+  readonly id: string
+  readonly accounts: Readonly<Record<string, string>>
+}
+
 /** A platform seen through its API with a token (of every permission unless it was made with fewer). */
 export interface PaymentPlatform {
   readonly platform: Platform.Platform
@@ -82,9 +88,7 @@ export interface PaymentPlatform {
     headers?: Record<string, string>
   ) => Promise<{ readonly status: number; readonly headers: Headers; readonly body: Body }>
   /** A new customer and its internal accounts by currency (the embedded wallet left out). */
-  readonly newCustomer: (
-    fullName: string
-  ) => Promise<{ readonly id: string; readonly accounts: Readonly<Record<string, string>> }>
+  readonly newCustomer: (fullName: string) => Promise<Customer>
   /** Sandbox funding of an internal account. */
   readonly fund: (accountId: string, amount: number) => Promise<void>
   /** An internal account's available and total balance, as the API shows them. */
@@ -128,6 +132,11 @@ export interface PaymentAppOptions {
 export interface PaymentApp extends PaymentPlatform {
   /** Another platform on the same API, store and worker. */
   readonly newPlatform: (options?: PlatformOptions) => Promise<PaymentPlatform>
+  /** A new sandbox platform and a customer of it named `fullName`, its USD account funded with `usd` if given. */
+  readonly newPlatformWithCustomer: (
+    fullName: string,
+    usd?: number
+  ) => Promise<readonly [platform: PaymentPlatform, customer: Customer]>
   /** Runs the worker until no job is due and none is running, then stops it (unless it was running already). */
   readonly settle: (timeoutMs?: number) => Promise<void>
   readonly startWorker: () => void
@@ -301,6 +310,12 @@ export const makePaymentApp = async (store: Store, options: PaymentAppOptions = 
   const app: PaymentApp = {
     ...(await newPlatform()),
     newPlatform,
+    newPlatformWithCustomer: async (fullName, usd) => {
+      const platform = await newPlatform()
+      const customer = await platform.newCustomer(fullName)
+      if (usd !== undefined) await platform.fund(customer.accounts.USD!, usd)
+      return [platform, customer] as const
+    },
     settle: async (timeoutMs = 30_000) => {
       const wasRunning = worker !== undefined
       startWorker()

@@ -8,8 +8,7 @@ import { describeOnEveryStore } from "./OnEveryStore.js"
  */
 describeOnEveryStore("rail outcomes", "payment_rails", {}, (app) => {
   it("pulls from external USD accounts by the transfer table, 005 pending 30 seconds then failed", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Puller")
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Puller")
     const sources = new Map<string, string>()
     const pull = async (suffix: string, destination = alice.accounts.USD!) => {
       const source = sources.get(suffix) ?? (await platform.externalUsd(alice.id, `7700330${suffix}`))
@@ -69,8 +68,7 @@ describeOnEveryStore("rail outcomes", "payment_rails", {}, (app) => {
   })
 
   it("refuses a pull into an external account and from an account that cannot be pulled", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Refused Pull")
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Refused Pull")
     const ach = await platform.externalUsd(alice.id, "7700331001")
     const other = await platform.externalUsd(alice.id, "7700331002")
     const wireOnly = await platform.call("POST", "/customers/external-accounts", {
@@ -100,9 +98,7 @@ describeOnEveryStore("rail outcomes", "payment_rails", {}, (app) => {
   })
 
   it("fails a payout that was returned before any check saw it delivered, and refunds the source", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Returned")
-    await platform.fund(alice.accounts.USD!, 10_000)
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Returned", 10_000)
     const payee = await platform.externalUsd(alice.id, "7700332005")
     const quoted = await platform.quote(alice.accounts.USD!, payee, 4_000, { immediatelyExecute: true })
     expect(quoted.body.status).toBe("PROCESSING")

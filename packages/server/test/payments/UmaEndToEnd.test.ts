@@ -74,9 +74,7 @@ describeOnEveryStore("outgoing UMA payments", "uma_payments", {}, (app) => {
   })
 
   it("pays sandbox addresses same- and cross-currency: success completes, the ledger balances", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Sender")
-    await platform.fund(alice.accounts.USD!, 1_000_000)
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Sender", 1_000_000)
 
     const mxn = await lookup(platform, `$success.mxn@${domain}`, `?customerId=${alice.id}`)
     const cross = await umaQuote(platform, alice.accounts.USD!, `$success.mxn@${domain}`, mxn.lookupId, 10_000)
@@ -134,9 +132,7 @@ describeOnEveryStore("outgoing UMA payments", "uma_payments", {}, (app) => {
   })
 
   it("keeps a long-pending address PROCESSING for an hour of the sandbox clock, then completes it", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Patient")
-    await platform.fund(alice.accounts.USD!, 50_000)
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Patient", 50_000)
     const found = await lookup(platform, `$pending.long.usd@${domain}`)
     const quoted = await umaQuote(platform, alice.accounts.USD!, `$pending.long.usd@${domain}`, found.lookupId, 5_000, {
       immediatelyExecute: true
@@ -156,9 +152,7 @@ describeOnEveryStore("outgoing UMA payments", "uma_payments", {}, (app) => {
   })
 
   it("fails a compliance-failure address with COMPLIANCE_REJECTED and releases the reservation", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Refused")
-    await platform.fund(alice.accounts.USD!, 50_000)
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Refused", 50_000)
     const found = await lookup(platform, `$fail.compliance.usd@${domain}`)
     const quoted = await umaQuote(
       platform,
@@ -280,9 +274,7 @@ describeOnEveryStore("outgoing UMA payments", "uma_payments", {}, (app) => {
   })
 
   it("looks up an external account and checks the lookup a quote to it names", async () => {
-    const platform = await app.newPlatform()
-    const alice = await platform.newCustomer("Alice Lookup")
-    await platform.fund(alice.accounts.USD!, 10_000)
+    const [platform, alice] = await app.newPlatformWithCustomer("Alice Lookup", 10_000)
     const external = await platform.externalUsd(alice.id, "4433221001")
     const answer = await platform.call("GET", `/receiver/external-account/${external}`)
     expect(answer.status).toBe(200)
