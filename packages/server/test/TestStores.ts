@@ -16,14 +16,13 @@ export type StoreName = "memory" | "PGlite" | "PostgreSQL"
 
 /**
  * Memory and PGlite always; PostgreSQL (a database of its own, named after `prefix`, on the `DATABASE_URL` server)
- * when that is set. `only` keeps the named ones. Each `make` answers a new, empty store.
+ * when that is set. Each `make` answers a new, empty store.
  */
 export const stores = (
-  prefix: string,
-  only: ReadonlyArray<StoreName> = ["memory", "PGlite", "PostgreSQL"]
+  prefix: string
 ): ReadonlyArray<{ readonly name: StoreName; readonly make: () => Promise<Store> }> => {
   const databaseUrl = process.env["DATABASE_URL"]
-  const all: ReadonlyArray<{ readonly name: StoreName; readonly make: () => Promise<Store> }> = [
+  return [
     { name: "memory", make: async () => ({ layer: StorageMemory.layer, dispose: async () => {} }) },
     { name: "PGlite", make: async () => ({ layer: StoragePostgres.layerPglite(), dispose: async () => {} }) },
     ...(databaseUrl === undefined
@@ -41,5 +40,4 @@ export const stores = (
           }
         ])
   ]
-  return all.filter((store) => only.includes(store.name))
 }

@@ -17,7 +17,10 @@ import { WebHandler } from "@payrail/http"
 import { Sandbox } from "@payrail/sandbox"
 import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
 import type { Store } from "../TestStores.js"
+import type { Body } from "./ApiBody.js"
 import { JobActivity } from "./JobActivity.js"
+
+export type { Body } from "./ApiBody.js"
 
 /*
  * The API in process, on one storage adapter, with a job worker (the payment jobs', unless a test names others) that
@@ -28,48 +31,6 @@ import { JobActivity } from "./JobActivity.js"
 const base = "/2025-10-13"
 
 type Services = Domain.Services | Storage.Services | Ids.Ids
-
-/** The fields the payment tests read from quotes, transactions, accounts, pages and error bodies. */
-export interface Body {
-  readonly id: string
-  readonly status: string
-  readonly code: string
-  readonly reason: string
-  readonly details: Record<string, unknown>
-  readonly type: string
-  readonly transactionId: string
-  readonly totalSendingAmount: number
-  readonly totalReceivingAmount: number
-  readonly feesIncluded: number
-  readonly createdAt: string
-  readonly expiresAt: string
-  readonly failureReason?: string
-  readonly refund?: { readonly status: string; readonly reason: string }
-  readonly sendingCurrency: { readonly code: string }
-  readonly receivingCurrency: { readonly code: string }
-  readonly balance: { readonly amount: number; readonly currency: { readonly code: string } }
-  readonly totalBalance: { readonly amount: number }
-  readonly exchangeRate: number
-  readonly settledAt?: string
-  readonly reconciliationInstructions?: { readonly reference?: string }
-  readonly paymentInstructions: ReadonlyArray<{
-    readonly accountOrWalletInfo: {
-      readonly accountType: string
-      readonly reference?: string
-      readonly invoice?: string
-    }
-  }>
-  readonly umaAddress: string
-  readonly webhookSecret: string
-  readonly currentTime: string
-  readonly offsetSeconds: number
-  readonly attempts: number
-  readonly nextAttemptAt?: string
-  readonly data: ReadonlyArray<Body>
-  readonly hasMore: boolean
-  readonly nextCursor?: string
-  readonly totalCount?: number
-}
 
 /** A customer made through the API: its id and its internal accounts by currency (the embedded wallet left out). */
 export interface Customer {
