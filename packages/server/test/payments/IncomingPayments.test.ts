@@ -38,20 +38,13 @@ describeOnEveryStore("incoming payments", "incoming_payments", {}, (app) => {
     const [platform, alice] = await app.newPlatformWithCustomer("Alice Funded")
     const bob = await platform.newCustomer("Bob Unfunded")
     const key = { "idempotency-key": `fund-${globalThis.crypto.randomUUID()}` }
-    const funded = await platform.call(
-      "POST",
-      `/sandbox/internal-accounts/${alice.accounts.USD}/fund`,
-      { amount: 4_200 },
-      key
-    )
+    // The same funding twice with one key: the second is a replay.
+    const fundOnce = () =>
+      platform.call("POST", `/sandbox/internal-accounts/${alice.accounts.USD}/fund`, { amount: 4_200 }, key)
+    const funded = await fundOnce()
     expect(funded.status).toBe(200)
     expect(funded.body).toMatchObject({ id: alice.accounts.USD, balance: { amount: 4_200 } })
-    const replayed = await platform.call(
-      "POST",
-      `/sandbox/internal-accounts/${alice.accounts.USD}/fund`,
-      { amount: 4_200 },
-      key
-    )
+    const replayed = await fundOnce()
     expect(replayed.status).toBe(200)
 
     const listed = await platform.call("GET", `/transactions?customerId=${alice.id}`)
