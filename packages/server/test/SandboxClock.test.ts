@@ -1,106 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { Domain, Ids, JobWorker, Platform, Platforms, type Storage, WebhookDeliveryJob } from "@payrail/core"
-import { WebHandler } from "@payrail/http"
-import { Sandbox } from "@payrail/sandbox"
-import { StorageMemory } from "@payrail/storage-memory"
-import { StoragePostgres } from "@payrail/storage-postgres"
-import * as NodeWebhookTransport from "../src/webhooks/NodeWebhookTransport.js"
-import { createTemporaryDatabase, type TemporaryDatabase } from "./TemporaryDatabase.js"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { Platform, Platforms, WebhookDeliveryJob } from "@payrail/core"
+import { describeOnEveryStore } from "./payments/OnEveryStore.js"
+import { waitFor } from "./Waiting.js"
 import { startVerifyingReceiver, type VerifyingReceiver } from "./webhooks/VerifyingReceiver.js"
 
-const base = "/2025-10-13"
-const databaseUrl = process.env.DATABASE_URL
 const hour = 3600
-
-const waitFor = async (condition: () => boolean, what: string, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 const within = (actualIso: string, expectedMs: number, toleranceMs: number) =>
   expect(Math.abs(Date.parse(actualIso) - expectedMs)).toBeLessThanOrEqual(toleranceMs)
 
-type Services = Domain.Services | Storage.Services | Ids.Ids
 type Clock = { currentTime: string; offsetSeconds: number }
 
-const suite = (
-  name: string,
-  storage: () => Promise<{ layer: Layer.Layer<Storage.Services, unknown>; dispose: () => Promise<void> }>
-) =>
-  describe(`the sandbox clock on ${name}`, () => {
-    let runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
+describeOnEveryStore(
+  "the sandbox clock",
+  "sandbox_clock",
+  { handlers: [WebhookDeliveryJob.handler], webhooks: true, running: true },
+  (app) => {
     let receiver: VerifyingReceiver
-    let web: ReturnType<typeof WebHandler.make>
-    let dispose = async () => {}
 
     beforeAll(async () => {
       // The first delivery it gets is answered 500, so that one retry waits on the clock.
       receiver = await startVerifyingReceiver({ failFirst: 1 })
-      const store = await storage()
-      dispose = store.dispose
-      const services = Domain.layer.pipe(
-        Layer.provide(NodeWebhookTransport.layer()),
-        Layer.provideMerge(store.layer),
-        Layer.provide(Sandbox.layer),
-        Layer.provideMerge(Ids.layer)
-      )
-      const worker = Layer.scopedDiscard(
-        Effect.forkScoped(
-          JobWorker.run([WebhookDeliveryJob.handler], {
-            concurrency: 8,
-            lease: Duration.seconds(30),
-            shutdownGrace: Duration.seconds(1)
-          })
-        )
-      )
-      runtime = ManagedRuntime.make(Layer.provideMerge(worker, services))
-      const context = await runtime.runPromise(Effect.context<Services>())
-      web = WebHandler.make({ services: Layer.succeedContext(context) })
     })
+    afterAll(() => receiver.close())
 
-    afterAll(async () => {
-      await web.dispose()
-      await runtime.dispose()
-      await dispose()
-      await receiver.close()
-    })
-
-    const platformWith = async (
+    const platformWith = (
       environment: Platform.Environment,
       options: { readonly endpoint?: string; readonly permissions?: ReadonlyArray<"VIEW" | "MANAGE" | "TRANSACT"> } = {}
-    ) => {
-      const basic = await runtime.runPromise(
-        Effect.gen(function* () {
-          const platforms = yield* Platforms.Platforms
-          const config = new Platform.PlatformConfig({
-            ...Platforms.defaultConfig,
-            ...(options.endpoint === undefined ? {} : { webhookEndpoint: options.endpoint })
-          })
-          const platform = yield* platforms.create({ name: `Clock ${environment}`, environment, config })
-          const issued = yield* platforms.issueToken({
-            platformId: platform.id,
-            name: "clock",
-            permissions: options.permissions ?? ["VIEW", "TRANSACT", "MANAGE"]
-          })
-          return `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}`
-        })
-      )
-      const call = async (method: string, route: string, body?: unknown) => {
-        const response = await web.handler(
-          new Request(`http://payrail.test${base}${route}`, {
-            method,
-            headers: { authorization: basic, "content-type": "application/json" },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) })
-          })
-        )
-        return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-      }
-      return { call }
-    }
+    ) =>
+      app.newPlatform({
+        environment,
+        config: new Platform.PlatformConfig({
+          ...Platforms.defaultConfig,
+          ...(options.endpoint === undefined ? {} : { webhookEndpoint: options.endpoint })
+        }),
+        ...(options.permissions === undefined ? {} : { permissions: options.permissions })
+      })
 
     it("moves a sandbox platform's time: its clock, its records, its webhooks, and a waiting retry at once", async () => {
       const { call } = await platformWith("SANDBOX", { endpoint: receiver.url })
@@ -196,17 +131,5 @@ const suite = (
       expect(refused.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "seconds" }] } })
       expect((await call("GET", "/sandbox/clock")).body["offsetSeconds"]).toBe(99 * year)
     })
-  })
-
-suite("memory", async () => ({ layer: StorageMemory.layer, dispose: async () => {} }))
-suite("PGlite", async () => ({ layer: StoragePostgres.layerPglite(), dispose: async () => {} }))
-if (databaseUrl !== undefined) {
-  let database: TemporaryDatabase | undefined
-  suite("PostgreSQL", async () => {
-    database = await createTemporaryDatabase(databaseUrl, "sandbox_clock")
-    return {
-      layer: StoragePostgres.layerPostgres(Redacted.make(database.url)),
-      dispose: async () => database?.drop()
-    }
-  })
-}
+  }
+)

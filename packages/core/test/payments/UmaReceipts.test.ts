@@ -38,13 +38,12 @@ describe("UmaReceipts.entriesOf", () => {
   const clearing = SystemAccounts.accountId(platformId, "RAIL_CLEARING", "MXN")
   const valid = (entries: ReadonlyArray<Ledger.Entry>) =>
     Ledger.validatePosting({ platformId, idempotencyKey: "k", status: "posted", description: "", entries })
+  // The entries of a receipt of 500 minor units of MXN deposited to `accountId`.
+  const entriesTo = (accountId: string, internal: boolean) =>
+    UmaReceipts.entriesOf(platformId, { accountId, currency: "MXN", internal }, 500n)
 
   it("credits an internal deposit from rail clearing", () => {
-    const entries = UmaReceipts.entriesOf(
-      platformId,
-      { accountId: "InternalAccount:x", currency: "MXN", internal: true },
-      500n
-    )
+    const entries = entriesTo("InternalAccount:x", true)
     expect(entries).toEqual([
       { accountId: clearing, currency: "MXN", amountMinor: -500n },
       { accountId: "InternalAccount:x", currency: "MXN", amountMinor: 500n }
@@ -53,11 +52,7 @@ describe("UmaReceipts.entriesOf", () => {
   })
 
   it("passes a deposit to an external account through rail clearing, balanced and holding nothing", () => {
-    const entries = UmaReceipts.entriesOf(
-      platformId,
-      { accountId: "ExternalAccount:x", currency: "MXN", internal: false },
-      500n
-    )
+    const entries = entriesTo("ExternalAccount:x", false)
     expect(entries).toEqual([
       { accountId: clearing, currency: "MXN", amountMinor: -500n },
       { accountId: clearing, currency: "MXN", amountMinor: 500n }

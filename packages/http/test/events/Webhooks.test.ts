@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { Effect } from "effect"
 import { DomainEvent, Ids, Outbox, Platform, Platforms, WebhookDispatch } from "@payrail/core"
-import { adapters } from "../support/Adapters.js"
-import { makeHarness, type Harness } from "../support/Harness.js"
+import { makeHarness } from "../support/Harness.js"
+import { base, describeOverHttp } from "../support/OverHttp.js"
 
-const base = "/2025-10-13"
 const endpoint = "https://receiver.example/hooks"
 
 // The harness provides no webhook transport: every attempt fails `not_configured`, which the log records. Sending
 // for real is tested end to end in @payrail/server (test/webhooks).
-for (const adapter of adapters) {
-  describe.skipIf(!adapter.enabled)(`webhooks over HTTP on ${adapter.name}`, () => {
-    let api: Harness
-
-    beforeAll(async () => {
-      api = await makeHarness({
-        storage: adapter.storage(),
-        config: new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: endpoint })
-      })
-    })
-    afterAll(() => api.dispose())
-
+describeOverHttp(
+  "webhooks over HTTP",
+  { config: new Platform.PlatformConfig({ ...Platforms.defaultConfig, webhookEndpoint: endpoint }) },
+  (api, adapter) => {
     const post = (path: string, body?: unknown, auth?: string) =>
       api.request(`${base}${path}`, {
         method: "POST",
@@ -135,5 +126,5 @@ for (const adapter of adapters) {
         await production.dispose()
       }
     })
-  })
-}
+  }
+)

@@ -1,9 +1,10 @@
 import { expect } from "vitest"
-import { type Context, Duration, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { Duration, Effect, Fiber, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import {
   AuthenticationLimits,
   Domain,
   Ids,
+  type JobHandler,
   JobWorker,
   Jobs,
   Ledger,
@@ -14,130 +15,30 @@ import {
 } from "@payrail/core"
 import { WebHandler } from "@payrail/http"
 import { Sandbox } from "@payrail/sandbox"
-import { StorageMemory } from "@payrail/storage-memory"
-import { StoragePostgres } from "@payrail/storage-postgres"
-import { createTemporaryDatabase } from "../TemporaryDatabase.js"
+import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
+import type { Store } from "../TestStores.js"
+import type { Body } from "./ApiBody.js"
+import { JobActivity } from "./JobActivity.js"
+
+export type { Body } from "./ApiBody.js"
 
 /*
- * The payments API in process, on one storage adapter, with a payments job worker that a test can keep running (as a
- * server does) or run only when it asks the jobs to settle (so that every other step of a test sees no job run).
+ * The API in process, on one storage adapter, with a job worker (the payment jobs', unless a test names others) that
+ * a test can keep running (as a server does) or run only when it asks the jobs to settle (so that every other step
+ * of a test sees no job run). Platforms are made through the domain, each with a token, and called over HTTP.
  */
 
 const base = "/2025-10-13"
 
 type Services = Domain.Services | Storage.Services | Ids.Ids
 
-/** The fields the payment tests read from quotes, transactions, accounts, pages and error bodies. */
-export interface Body {
+/** A customer made through the API: its id and its internal accounts by currency (the embedded wallet left out). */
+export interface Customer {
   readonly id: string
-  readonly status: string
-  readonly code: string
-  readonly reason: string
-  readonly details: Record<string, unknown>
-  readonly type: string
-  readonly transactionId: string
-  readonly totalSendingAmount: number
-  readonly totalReceivingAmount: number
-  readonly feesIncluded: number
-  readonly createdAt: string
-  readonly expiresAt: string
-  readonly failureReason?: string
-  readonly refund?: { readonly status: string; readonly reason: string }
-  readonly sendingCurrency: { readonly code: string }
-  readonly receivingCurrency: { readonly code: string }
-  readonly balance: { readonly amount: number; readonly currency: { readonly code: string } }
-  readonly totalBalance: { readonly amount: number }
-  readonly offsetSeconds: number
-  readonly data: ReadonlyArray<Body>
+  readonly accounts: Readonly<Record<string, string>>
 }
 
-/** A store to run on: a fresh, empty one per call, and how to get rid of it. */
-export interface Store {
-  readonly layer: Layer.Layer<Storage.Services, unknown>
-  readonly dispose: () => Promise<void>
-}
-
-/** Memory and PGlite always; PostgreSQL (a database of its own on the `DATABASE_URL` server) when that is set. */
-export const stores = (
-  prefix: string
-): ReadonlyArray<{ readonly name: string; readonly make: () => Promise<Store> }> => {
-  const databaseUrl = process.env["DATABASE_URL"]
-  return [
-    { name: "memory", make: async () => ({ layer: StorageMemory.layer, dispose: async () => {} }) },
-    { name: "PGlite", make: async () => ({ layer: StoragePostgres.layerPglite(), dispose: async () => {} }) },
-    ...(databaseUrl === undefined
-      ? []
-      : [
-          {
-            name: "PostgreSQL",
-            make: async () => {
-              const database = await createTemporaryDatabase(databaseUrl, prefix)
-              return {
-                layer: StoragePostgres.layerPostgres(Redacted.make(database.url)),
-                dispose: () => database.drop()
-              }
-            }
-          }
-        ])
-  ]
-}
-
-/**
- * What the job worker is doing, seen from the store's side: claims in progress, jobs claimed and not settled yet,
- * and the failures handlers reported (a retry or a burial records why).
- */
-class JobActivity {
-  claiming = 0
-  claimed = 0
-  readonly held = new Set<string>()
-  readonly failures: Array<string> = []
-
-  get busy(): boolean {
-    return this.claiming > 0 || this.held.size > 0
-  }
-
-  wrap(jobs: Context.Tag.Service<typeof Jobs.Jobs>): Context.Tag.Service<typeof Jobs.Jobs> {
-    const release = (ids: ReadonlyArray<string>) => Effect.sync(() => ids.forEach((id) => this.held.delete(id)))
-    return {
-      ...jobs,
-      // Counted from before the claim statement until its jobs are held, so that no claimed job is ever unseen.
-      claim: (options) =>
-        Effect.suspend(() => {
-          this.claiming++
-          return jobs.claim(options).pipe(
-            Effect.tap((claimed) =>
-              Effect.sync(() => {
-                this.claimed += claimed.length
-                for (const { job } of claimed) this.held.add(job.id)
-              })
-            ),
-            Effect.ensuring(Effect.sync(() => this.claiming--))
-          )
-        }),
-      complete: (claimed) => Effect.ensuring(jobs.complete(claimed), release([claimed.job.id])),
-      completeAll: (claimed) => Effect.ensuring(jobs.completeAll(claimed), release(claimed.map(({ job }) => job.id))),
-      retry: (claimed, options) =>
-        Effect.ensuring(
-          Effect.zipRight(
-            Effect.sync(() => this.failures.push(`${claimed.job.kind}: ${options.error}`)),
-            jobs.retry(claimed, options)
-          ),
-          release([claimed.job.id])
-        ),
-      bury: (claimed, error) =>
-        Effect.ensuring(
-          Effect.zipRight(
-            Effect.sync(() => this.failures.push(`${claimed.job.kind} (dead): ${error}`)),
-            jobs.bury(claimed, error)
-          ),
-          release([claimed.job.id])
-        ),
-      release: (claimed) => Effect.ensuring(jobs.release(claimed), release([claimed.job.id]))
-    }
-  }
-}
-
-/** A sandbox platform seen through its API with a token of every permission. */
+/** A platform seen through its API with a token (of every permission unless it was made with fewer). */
 export interface PaymentPlatform {
   readonly platform: Platform.Platform
   /** Sends a request as the platform (or with `authorization` from `headers`) and reads the JSON answer. */
@@ -146,11 +47,9 @@ export interface PaymentPlatform {
     route: string,
     body?: unknown,
     headers?: Record<string, string>
-  ) => Promise<{ readonly status: number; readonly body: Body }>
+  ) => Promise<{ readonly status: number; readonly headers: Headers; readonly body: Body }>
   /** A new customer and its internal accounts by currency (the embedded wallet left out). */
-  readonly newCustomer: (
-    fullName: string
-  ) => Promise<{ readonly id: string; readonly accounts: Readonly<Record<string, string>> }>
+  readonly newCustomer: (fullName: string) => Promise<Customer>
   /** Sandbox funding of an internal account. */
   readonly fund: (accountId: string, amount: number) => Promise<void>
   /** An internal account's available and total balance, as the API shows them. */
@@ -173,10 +72,32 @@ export interface PaymentPlatform {
   readonly postedTotals: () => Promise<ReadonlyMap<string, bigint>>
 }
 
-/** The API on one store with a payments job worker, and a first sandbox platform (the app's own fields). */
+/** How `newPlatform` makes a platform: by default a sandbox one with the app's config and every permission. */
+export interface PlatformOptions {
+  readonly config?: Platform.PlatformConfig
+  readonly environment?: Platform.Environment
+  readonly permissions?: ReadonlyArray<"VIEW" | "TRANSACT" | "MANAGE">
+}
+
+/** How `makePaymentApp` builds the app; each field's default is what the payment tests run on. */
+export interface PaymentAppOptions {
+  /** The first platform's config and `newPlatform`'s default: `paymentConfig`. */
+  readonly config?: Platform.PlatformConfig
+  /** The jobs the worker runs: the payment jobs (settlement, expiry, incoming completion). */
+  readonly handlers?: ReadonlyArray<JobHandler.JobHandler<Domain.Services | Storage.Services>>
+  /** Deliver webhooks over HTTP as the server does (`NodeWebhookTransport`): off, none leaves the process. */
+  readonly webhooks?: boolean
+}
+
+/** The API on one store with a job worker, and a first sandbox platform (the app's own fields). */
 export interface PaymentApp extends PaymentPlatform {
-  /** Another sandbox platform on the same API, store and worker. */
-  readonly newPlatform: (config?: Platform.PlatformConfig) => Promise<PaymentPlatform>
+  /** Another platform on the same API, store and worker. */
+  readonly newPlatform: (options?: PlatformOptions) => Promise<PaymentPlatform>
+  /** A new sandbox platform and a customer of it named `fullName`, its USD account funded with `usd` if given. */
+  readonly newPlatformWithCustomer: (
+    fullName: string,
+    usd?: number
+  ) => Promise<readonly [platform: PaymentPlatform, customer: Customer]>
   /** Runs the worker until no job is due and none is running, then stops it (unless it was running already). */
   readonly settle: (timeoutMs?: number) => Promise<void>
   readonly startWorker: () => void
@@ -188,13 +109,17 @@ export interface PaymentApp extends PaymentPlatform {
   readonly dispose: () => Promise<void>
 }
 
-/** Every currency the payment tests use, with limits wide enough that only a test that asks meets them. */
-export const paymentConfig = new Platform.PlatformConfig({
-  ...Platforms.defaultConfig,
-  supportedCurrencies: ["USD", "EUR", "MXN", "USDC"].map(
-    (currencyCode) => new Platform.SupportedCurrency({ currencyCode, minAmount: 1, maxAmount: 10_000_000_000 })
-  )
-})
+/** The default config supporting `currencies`, with limits wide enough that only a test that asks meets them. */
+export const paymentConfigOf = (currencies: ReadonlyArray<string>) =>
+  new Platform.PlatformConfig({
+    ...Platforms.defaultConfig,
+    supportedCurrencies: currencies.map(
+      (currencyCode) => new Platform.SupportedCurrency({ currencyCode, minAmount: 1, maxAmount: 10_000_000_000 })
+    )
+  })
+
+/** Every currency the payment tests use (USD, EUR, MXN, USDC), each with `paymentConfigOf`'s wide limits. */
+export const paymentConfig = paymentConfigOf(["USD", "EUR", "MXN", "USDC"])
 
 /** The `accountInfo` of a US bank account with this account number. */
 export const usdAccount = (accountNumber: string) => ({
@@ -210,14 +135,23 @@ export const usdAccount = (accountNumber: string) => ({
   }
 })
 
-/** Starts the API on `store` with a sandbox platform configured by `config`; the worker starts when asked. */
-export const makePaymentApp = async (store: Store, config: Platform.PlatformConfig = paymentConfig) => {
+const paymentHandlers = [
+  PaymentJobs.settlementHandler,
+  PaymentJobs.expiryHandler,
+  PaymentJobs.incomingCompletionHandler
+]
+
+/** Starts the API on `store` with a first sandbox platform of `options.config`; the worker starts when asked. */
+export const makePaymentApp = async (store: Store, options: PaymentAppOptions = {}) => {
+  const config = options.config ?? paymentConfig
   const activity = new JobActivity()
   const tracked = Layer.effect(
     Jobs.Jobs,
     Effect.map(Jobs.Jobs, (jobs) => activity.wrap(jobs))
   ).pipe(Layer.provide(store.layer))
-  const services = Domain.layer.pipe(
+  const domain =
+    options.webhooks === true ? Domain.layer.pipe(Layer.provide(NodeWebhookTransport.layer())) : Domain.layer
+  const services = domain.pipe(
     Layer.provideMerge(Layer.merge(store.layer, tracked)),
     Layer.provide(Sandbox.layer),
     // Races send hundreds of requests a second with one token: no request limit.
@@ -230,7 +164,7 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
   let worker: Fiber.RuntimeFiber<never, unknown> | undefined
   const startWorker = () => {
     worker ??= runtime.runFork(
-      JobWorker.run([PaymentJobs.settlementHandler, PaymentJobs.expiryHandler, PaymentJobs.incomingCompletionHandler], {
+      JobWorker.run(options.handlers ?? paymentHandlers, {
         concurrency: 8,
         lease: Duration.seconds(30),
         shutdownGrace: Duration.seconds(5)
@@ -250,15 +184,19 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
     return !activity.busy && (Option.isNone(next) || next.value.epochMillis > Date.now())
   }
 
-  const newPlatform = async (platformConfig: Platform.PlatformConfig = config): Promise<PaymentPlatform> => {
+  const newPlatform = async (made: PlatformOptions = {}): Promise<PaymentPlatform> => {
     const { platform, basic } = await runtime.runPromise(
       Effect.gen(function* () {
         const platforms = yield* Platforms.Platforms
-        const platform = yield* platforms.create({ name: "Payments", environment: "SANDBOX", config: platformConfig })
+        const platform = yield* platforms.create({
+          name: "Payments",
+          environment: made.environment ?? "SANDBOX",
+          config: made.config ?? config
+        })
         const issued = yield* platforms.issueToken({
           platformId: platform.id,
           name: "payments",
-          permissions: ["VIEW", "TRANSACT", "MANAGE"]
+          permissions: made.permissions ?? ["VIEW", "TRANSACT", "MANAGE"]
         })
         return { platform, basic: `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}` }
       })
@@ -271,7 +209,7 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
           ...(body === undefined ? {} : { body: JSON.stringify(body) })
         })
       )
-      return { status: response.status, body: (await response.json()) as Body }
+      return { status: response.status, headers: response.headers, body: (await response.json()) as Body }
     }
 
     const transactionOf = async (id: string) => (await call("GET", `/transactions/${id}`)).body
@@ -333,6 +271,12 @@ export const makePaymentApp = async (store: Store, config: Platform.PlatformConf
   const app: PaymentApp = {
     ...(await newPlatform()),
     newPlatform,
+    newPlatformWithCustomer: async (fullName, usd) => {
+      const platform = await newPlatform()
+      const customer = await platform.newCustomer(fullName)
+      if (usd !== undefined) await platform.fund(customer.accounts.USD!, usd)
+      return [platform, customer] as const
+    },
     settle: async (timeoutMs = 30_000) => {
       const wasRunning = worker !== undefined
       startWorker()

@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DateTime, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { DateTime, Effect } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Webhook } from "standardwebhooks"
 import {
-  Domain,
   DomainEvent,
-  Ids,
   Outbox,
   Platform,
   Platforms,
-  type Storage,
   WebhookDeliveries,
   WebhookDispatch,
   WebhookSecrets
 } from "@payrail/core"
-import { WebHandler } from "@payrail/http"
-import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
-import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
-
-const base = "/2025-10-13"
+import { makePaymentApp, type PaymentApp } from "../payments/PaymentApp.js"
 
 /** What the receiver got: each request with the outcome of verifying it with the standardwebhooks library. */
 interface Received {
@@ -67,46 +60,21 @@ const receive = (request: IncomingMessage, response: ServerResponse) => {
   })
 }
 
-const services = Domain.layer.pipe(
-  Layer.provide(NodeWebhookTransport.layer()),
-  Layer.provideMerge(StorageMemory.layer),
-  Layer.provide(Sandbox.layer),
-  Layer.provideMerge(Ids.layer)
-)
-type Services = Domain.Services | Storage.Services | Ids.Ids
-
-let runtime: ManagedRuntime.ManagedRuntime<Services, never>
-let web: ReturnType<typeof WebHandler.make>
-const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
+let app: PaymentApp
+const run: PaymentApp["run"] = (effect) => app.run(effect)
 
 /** A platform whose endpoint is `path` on the receiver, with a token holding every permission. */
 const platformAt = async (path: string | undefined, environment: Platform.Environment = "SANDBOX") => {
-  const { basic, platform } = await run(
-    Effect.gen(function* () {
-      const platforms = yield* Platforms.Platforms
-      const config = new Platform.PlatformConfig({
-        ...Platforms.defaultConfig,
-        ...(path === undefined ? {} : { webhookEndpoint: `${receiverUrl}${path}` })
-      })
-      const platform = yield* platforms.create({ name: `Receiver ${path}`, environment, config })
-      const issued = yield* platforms.issueToken({
-        platformId: platform.id,
-        name: "e2e",
-        permissions: ["VIEW", "TRANSACT", "MANAGE"]
-      })
-      return { platform, basic: `Basic ${btoa(`${issued.token.clientId}:${Redacted.value(issued.clientSecret)}`)}` }
+  const { platform, call } = await app.newPlatform({
+    environment,
+    config: new Platform.PlatformConfig({
+      ...Platforms.defaultConfig,
+      ...(path === undefined ? {} : { webhookEndpoint: `${receiverUrl}${path}` })
     })
-  )
-  const request = (route: string, body?: unknown) =>
-    web.handler(
-      new Request(`http://payrail.test${base}${route}`, {
-        method: "POST",
-        headers: { authorization: basic, "content-type": "application/json" },
-        body: JSON.stringify(body ?? {})
-      })
-    )
+  })
+  const request = (route: string, body?: unknown) => call("POST", route, body ?? {})
   // The secret is shown only when issued: rotating is how a platform gets one.
-  const rotated = (await (await request("/webhooks/secret/rotate")).json()) as { webhookSecret: string }
+  const rotated = (await request("/webhooks/secret/rotate")).body
   secrets.push(rotated.webhookSecret)
   return { platform, request, secret: rotated.webhookSecret }
 }
@@ -135,14 +103,12 @@ beforeAll(async () => {
   receiver = createServer(receive)
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
-  runtime = ManagedRuntime.make(services)
-  const context = await runtime.runPromise(Effect.context<Services>())
-  web = WebHandler.make({ services: Layer.succeedContext(context) })
+  // No worker: each test attempts its deliveries itself.
+  app = await makePaymentApp({ layer: StorageMemory.layer, dispose: async () => {} }, { webhooks: true })
 })
 
 afterAll(async () => {
-  await web.dispose()
-  await runtime.dispose()
+  await app.dispose()
   receiver.closeAllConnections()
   await new Promise((resolve) => receiver.close(resolve))
 })
@@ -153,7 +119,7 @@ describe("webhooks end to end, verified by a receiver using the standardwebhooks
     const before = received.length
     const response = await request("/sandbox/webhooks/test")
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({
+    expect(response.body).toEqual({
       url: `${receiverUrl}/hooks`,
       response_status: 200,
       response_body: "thanks"
@@ -165,14 +131,14 @@ describe("webhooks end to end, verified by a receiver using the standardwebhooks
 
     // An explicit url overrides the endpoint; a receiver's error status is reported, not a delivery error.
     const elsewhere = await request("/sandbox/webhooks/test", { url: `${receiverUrl}/duplicate` })
-    expect(await elsewhere.json()).toEqual({
+    expect(elsewhere.body).toEqual({
       url: `${receiverUrl}/duplicate`,
       response_status: 409,
       response_body: "status 409"
     })
     const closed = await request("/sandbox/webhooks/test", { url: "http://127.0.0.1:1/hooks" })
     expect(closed.status).toBe(400)
-    expect(await closed.json()).toMatchObject({
+    expect(closed.body).toMatchObject({
       code: "WEBHOOK_DELIVERY_ERROR",
       details: { kind: "connection_failed" }
     })
@@ -182,7 +148,7 @@ describe("webhooks end to end, verified by a receiver using the standardwebhooks
     const { platform, request, secret } = await platformAt("/hooks")
     const created = await request("/customers", { customerType: "INDIVIDUAL", fullName: "Kim Lee" })
     expect(created.status).toBe(201)
-    const customer = (await created.json()) as { id: string }
+    const customer = created.body
     const events = await eventsOf(platform.id)
     expect(events.map((event) => event.type)).toContain("CUSTOMER.CREATED")
 
@@ -194,7 +160,7 @@ describe("webhooks end to end, verified by a receiver using the standardwebhooks
     expect(got[0]?.payload).toMatchObject({ type: "CUSTOMER.CREATED", data: { id: customer.id } })
 
     // Rotate: the next delivery carries both signatures; each secret alone verifies it.
-    const rotated = (await (await request("/webhooks/secret/rotate")).json()) as { webhookSecret: string }
+    const rotated = (await request("/webhooks/secret/rotate")).body
     await request("/customers", { customerType: "INDIVIDUAL", fullName: "Ada Lee" })
     const [next] = (await eventsOf(platform.id)).slice(events.length)
     const bodies: Array<{ body: string; headers: Record<string, string> }> = []
