@@ -1,6 +1,5 @@
 import { DateTime, Duration, Effect, Layer, Option } from "effect"
-import { ExternalAccountInfo, Rails, type Transaction } from "@payrail/core"
-import * as SandboxUmaAddresses from "./SandboxUmaAddresses.js"
+import { ExternalAccountInfo, Rails, SandboxUmaAddresses, type Transaction } from "@payrail/core"
 
 type Leg = Rails.RailLeg
 type Status = Rails.RailStatus

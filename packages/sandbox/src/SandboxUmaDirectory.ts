@@ -1,6 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { UmaDirectory, UmaErrors } from "@payrail/core"
-import * as SandboxUmaAddresses from "./SandboxUmaAddresses.js"
+import { SandboxUmaAddresses, UmaDirectory, UmaErrors } from "@payrail/core"
 
 /** The payer data every sandbox counterparty lists: the payer's full name, optional. */
 export const requiredPayerDataFields: UmaDirectory.UmaReceiver["requiredPayerDataFields"] = [

@@ -5,6 +5,7 @@ export * as SandboxLightningInvoice from "./SandboxLightningInvoice.js"
 export * as SandboxNameVerification from "./SandboxNameVerification.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"
 export * as SandboxRails from "./SandboxRails.js"
-export * as SandboxUmaAddresses from "./SandboxUmaAddresses.js"
+/** The sandbox UMA addresses, read in one place for senders and receivers (kept in `@payrail/core`). */
+export { SandboxUmaAddresses } from "@payrail/core"
 export * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
 export * as Sandbox from "./Sandbox.js"

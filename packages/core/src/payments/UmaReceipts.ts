@@ -148,20 +148,20 @@ export const receive = (
     const amountMinor = BigInt(request.receivingCurrencyAmount)
     const transaction = IncomingTransaction.make({
       uuid,
-      status: behavior === "SUCCESS" ? "COMPLETED" : behavior === "LONG_PENDING" ? "PENDING" : "FAILED",
+      status: behavior === "SUCCESS" ? "COMPLETED" : behavior === "PENDING_LONG" ? "PENDING" : "FAILED",
       source: { sourceType: "UMA_ADDRESS", umaAddress: sender },
       deposit,
       customerId: customer.id,
       platformCustomerId: Option.some(customer.platformCustomerId),
       amountMinor,
       description: `UMA payment from ${sender}`,
-      failureReason: behavior === "COMPLIANCE_FAILURE" ? Option.some("COMPLIANCE_REJECTED") : Option.none(),
+      failureReason: behavior === "FAIL_COMPLIANCE" ? Option.some("COMPLIANCE_REJECTED") : Option.none(),
       now
     })
     const event = yield* TransactionEvents.withIds(ids)(platform.id, transaction)
     const transactions = yield* TransactionRepo
     const store = yield* UnitOfWork.UnitOfWork
-    if (behavior === "COMPLIANCE_FAILURE") {
+    if (behavior === "FAIL_COMPLIANCE") {
       const outbox = yield* Outbox.Outbox
       yield* store.transaction(
         Effect.zipRight(

@@ -10,8 +10,10 @@ describe("SandboxUmaSenders", () => {
       for (const currency of ["usd", "eur", "mxn"]) {
         expect(behaviorOf(`$success.${currency}@${domain}`)).toEqual(Option.some("SUCCESS"))
       }
-      expect(behaviorOf(`$pending.long.usd@${domain}`)).toEqual(Option.some("LONG_PENDING"))
-      expect(behaviorOf(`$fail.compliance.usd@${domain}`)).toEqual(Option.some("COMPLIANCE_FAILURE"))
+      expect(behaviorOf(`$pending.long.usd@${domain}`)).toEqual(Option.some("PENDING_LONG"))
+      // Any currency Payrail knows, as the outgoing sandbox addresses read them.
+      expect(behaviorOf(`$pending.long.eur@${domain}`)).toEqual(Option.some("PENDING_LONG"))
+      expect(behaviorOf(`$fail.compliance.usd@${domain}`)).toEqual(Option.some("FAIL_COMPLIANCE"))
     }
   })
 
@@ -19,14 +21,14 @@ describe("SandboxUmaSenders", () => {
     expect(UmaAddressInput.normalize("$Pending.Long.USD@Sandbox.UMA.money")).toEqual(
       Option.some("$pending.long.usd@sandbox.uma.money")
     )
-    expect(behaviorOf("$FAIL.compliance.usd@sandbox.uma.money")).toEqual(Option.some("COMPLIANCE_FAILURE"))
+    expect(behaviorOf("$FAIL.compliance.usd@sandbox.uma.money")).toEqual(Option.some("FAIL_COMPLIANCE"))
   })
 
   it("lets any other well-formed sender succeed, magic names on other domains included", () => {
     for (const address of [
       "$alice@uma.example",
       "$fail.compliance.usd@uma.example",
-      "$pending.long.eur@sandbox.uma.money",
+      "$pending.long.xyz@sandbox.uma.money",
       "$a+b_c-d.e@x.y.z"
     ]) {
       expect(behaviorOf(address)).toEqual(Option.some("SUCCESS"))

@@ -1,5 +1,5 @@
 import { Duration, Option } from "effect"
-import { Currency } from "@payrail/core"
+import { Currency } from "../kernel/index.js"
 
 /** The domains of the spec's sandbox UMA addresses: the documented one and the spec example's. */
 export const sandboxDomains: ReadonlySet<string> = new Set(["sandbox.uma.money", "sandbox.grid.uma.money"])
