@@ -228,3 +228,6 @@ export const resolve = (platform: Platform.Platform, request: PartiesRequest) =>
     )
     return { source, destination, customerId, umaAddress } satisfies Parties
   })
+
+/** The repositories `resolve` reads: what a service that resolves parties takes from its layer's context. */
+export type Requirements = Effect.Effect.Context<ReturnType<typeof resolve>>

@@ -1,5 +1,4 @@
 import { Context, DateTime, Effect, Either, Layer, Option } from "effect"
-import { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import { Customer, CustomerRepo } from "../customers/index.js"
 import {
   Currency,
@@ -39,7 +38,6 @@ import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
 import { type StoredTransaction, TransactionRepo } from "./TransactionRepo.js"
-import { UmaLookupRepo } from "./UmaLookupRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
@@ -126,12 +124,7 @@ export const layer = Layer.effect(
     const rates = yield* FxRateCache
     const funding = yield* FundingInstructions
     const event = TransactionEvents.withIds(ids)
-    const accounts = yield* Effect.context<
-      | InternalAccountRepo.InternalAccountRepo
-      | ExternalAccountRepo.ExternalAccountRepo
-      | CustomerRepo.CustomerRepo
-      | UmaLookupRepo
-    >()
+    const accounts = yield* Effect.context<PaymentParties.Requirements>()
 
     const find = (platform: Platform.Platform, id: QuoteId) =>
       Effect.flatMap(

@@ -1,7 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import type { InternalAccount } from "../accounts/index.js"
-import { CustomerRepo } from "../customers/index.js"
 import { InvalidInput } from "../kernel/index.js"
 import { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -10,7 +8,6 @@ import { isInternalAccountId } from "./PaymentPosting.js"
 import { Quotes } from "./Quotes.js"
 import type { Transaction } from "./Transaction.js"
 import { TransactionRepo } from "./TransactionRepo.js"
-import { UmaLookupRepo } from "./UmaLookupRepo.js"
 import type { TransferInRequest, TransferOutRequest } from "./TransferRequest.js"
 import type { InvalidUmaAddress, LookupNotFound, MissingMandatoryUserInfo, UmaNotFound } from "./UmaErrors.js"
 
@@ -56,12 +53,7 @@ export const layer = Layer.effect(
     const quotes = yield* Quotes
     const transactions = yield* TransactionRepo
     const ledger = yield* Ledger.Ledger
-    const accounts = yield* Effect.context<
-      | InternalAccountRepo.InternalAccountRepo
-      | ExternalAccountRepo.ExternalAccountRepo
-      | CustomerRepo.CustomerRepo
-      | UmaLookupRepo
-    >()
+    const accounts = yield* Effect.context<PaymentParties.Requirements>()
 
     // Resolves both ends (404s, statuses, pullability) and checks they share one currency.
     const sameCurrency = (
