@@ -1,6 +1,6 @@
 import { Effect, Redacted } from "effect"
 import type { Environment } from "./Platform.js"
-import { Ids } from "../kernel/index.js"
+import { Ids, Sha256 } from "../kernel/index.js"
 
 /** A freshly issued credential pair. The secret exists in clear only here, to be shown to its owner once. */
 export interface IssuedCredentials {
@@ -9,13 +9,8 @@ export interface IssuedCredentials {
   readonly secretHash: string
 }
 
-const toHex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
-
 /** SHA-256 of the secret as lowercase hex: the only form in which secrets are stored. */
-export const hash = (secret: Redacted.Redacted<string>): Effect.Effect<string> =>
-  Effect.promise(() =>
-    globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(Redacted.value(secret)))
-  ).pipe(Effect.map((digest) => toHex(new Uint8Array(digest))))
+export const hash = (secret: Redacted.Redacted<string>): Effect.Effect<string> => Sha256.hex(Redacted.value(secret))
 
 /** Compares two equally long strings (digests) in time that never depends on where they first differ. */
 export const constantTimeEquals = (a: string, b: string): boolean => {

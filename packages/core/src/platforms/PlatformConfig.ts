@@ -98,7 +98,24 @@ export const OtpExpirationSeconds = Schema.Int.pipe(
   Schema.between(1, 86_400, { description: "an integer from 1 to 86400" })
 )
 
-/** How the embedded wallet's email login looks and behaves. Present only once configured. */
+/** A WebAuthn relying party id: the platform's domain (or `localhost` during development). */
+export const PasskeyRpId = Schema.Union(Schema.Literal("localhost"), DomainName).annotations({
+  description: "a domain name such as example.com, or localhost"
+})
+
+/** An OIDC issuer whose ID tokens `OAUTH` credentials accept, with where its signing keys are. */
+export const OauthIssuer = Schema.Struct({
+  issuer: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)),
+  jwksUrl: Schema.optional(HttpsUrl),
+  jwks: Schema.optional(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+}).annotations({ identifier: "OauthIssuer" })
+export type OauthIssuer = typeof OauthIssuer.Type
+
+/**
+ * How the embedded wallet's logins look and behave. Present only once configured. Beyond the reference's fields:
+ * `passkeyRpId` and `passkeyOrigins` (the WebAuthn relying party passkeys are bound to, and the page origins allowed
+ * to use them) and `oauthIssuers` (the OIDC issuers `OAUTH` credentials accept).
+ */
 export class EmbeddedWalletConfig extends Schema.Class<EmbeddedWalletConfig>("EmbeddedWalletConfig")({
   appName: Schema.optional(FieldFormat.Text(255)),
   otpLength: Schema.optionalWith(OtpLength, { default: () => 6 }),
@@ -107,7 +124,10 @@ export class EmbeddedWalletConfig extends Schema.Class<EmbeddedWalletConfig>("Em
   sendFromEmailAddress: Schema.optional(FieldFormat.Email),
   sendFromEmailSenderName: Schema.optionalWith(FieldFormat.Text(255), { default: () => "Notifications" }),
   replyToEmailAddress: Schema.optional(FieldFormat.Email),
-  logoUrl: Schema.optional(HttpsUrl)
+  logoUrl: Schema.optional(HttpsUrl),
+  passkeyRpId: Schema.optional(PasskeyRpId),
+  passkeyOrigins: Schema.optional(Schema.Array(HttpUrl)),
+  oauthIssuers: Schema.optional(Schema.Array(OauthIssuer))
 }) {}
 
 /** The only fee type the reference defines. */

@@ -12,6 +12,8 @@ import {
   HttpsUrl,
   HttpUrl,
   isActiveFee,
+  OauthIssuer,
+  PasskeyRpId,
   MinorUnits,
   OtpExpirationSeconds,
   OtpLength,
@@ -41,7 +43,10 @@ export const EmbeddedWalletConfigRequest = Schema.Struct({
   sendFromEmailAddress: Schema.optionalWith(FieldFormat.Email, { exact: true }),
   sendFromEmailSenderName: Schema.optionalWith(FieldFormat.Text(255), { exact: true }),
   replyToEmailAddress: Schema.optionalWith(FieldFormat.Email, { exact: true }),
-  logoUrl: Schema.optionalWith(HttpsUrl, { exact: true })
+  logoUrl: Schema.optionalWith(HttpsUrl, { exact: true }),
+  passkeyRpId: Schema.optionalWith(PasskeyRpId, { exact: true }),
+  passkeyOrigins: Schema.optionalWith(Schema.Array(HttpUrl).pipe(Schema.maxItems(20)), { exact: true }),
+  oauthIssuers: Schema.optionalWith(Schema.Array(OauthIssuer).pipe(Schema.maxItems(20)), { exact: true })
 }).annotations({ identifier: "EmbeddedWalletConfigRequest", parseOptions: strict })
 
 /** One fee configuration as a PATCH gives it: merged into the stored ones by `(feeType, sourceCurrency)`. */

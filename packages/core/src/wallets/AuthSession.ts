@@ -1,6 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { AuthMethodId, AuthMethodType } from "../accounts/AuthMethod.js"
-import { InternalAccountId } from "../accounts/InternalAccount.js"
+import { AuthMethod, InternalAccount } from "../accounts/index.js"
 import { ResourceId } from "../kernel/index.js"
 
 /** `Session:<uuid>`: a wallet session, the right to sign for one embedded wallet until it expires. */
@@ -19,9 +18,9 @@ export const defaultLifetimeSeconds = 15 * 60
  */
 export class AuthSession extends Schema.Class<AuthSession>("AuthSession")({
   id: AuthSessionId,
-  accountId: InternalAccountId,
-  type: AuthMethodType,
-  authMethodId: AuthMethodId,
+  accountId: InternalAccount.InternalAccountId,
+  type: AuthMethod.AuthMethodType,
+  authMethodId: AuthMethod.AuthMethodId,
   nickname: Schema.String,
   publicKey: Schema.String,
   createdAt: Schema.DateTimeUtc,

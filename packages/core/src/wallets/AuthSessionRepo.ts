@@ -1,6 +1,5 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { AuthMethodId } from "../accounts/AuthMethod.js"
-import type { InternalAccountId } from "../accounts/InternalAccount.js"
+import type { AuthMethod, InternalAccount } from "../accounts/index.js"
 import type { StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { AuthSession, AuthSessionId } from "./AuthSession.js"
@@ -25,7 +24,7 @@ export class AuthSessionRepo extends Context.Tag("@payrail/core/AuthSessionRepo"
     /** The account's sessions active at `now` (not revoked, `expiresAt` after `now`), oldest first. */
     readonly listActive: (
       platformId: Platform.PlatformId,
-      accountId: InternalAccountId,
+      accountId: InternalAccount.InternalAccountId,
       now: DateTime.Utc
     ) => Effect.Effect<ReadonlyArray<AuthSession>, StoreFailure.StoreFailure>
     /** Revokes the session if it is active at `at`; `true` when this call revoked it. */
@@ -37,7 +36,7 @@ export class AuthSessionRepo extends Context.Tag("@payrail/core/AuthSessionRepo"
     /** Revokes every session the credential issued that is active at `at`; the number revoked. */
     readonly revokeIssuedBy: (
       platformId: Platform.PlatformId,
-      authMethodId: AuthMethodId,
+      authMethodId: AuthMethod.AuthMethodId,
       at: DateTime.Utc
     ) => Effect.Effect<number, StoreFailure.StoreFailure>
   }

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { OauthIdentity } from "../accounts/AuthMethod.js"
+import type { AuthMethod } from "../accounts/index.js"
 import type { InvalidInput } from "../kernel/index.js"
 import type { WalletAuthFailed } from "./WalletErrors.js"
 
@@ -18,14 +18,14 @@ export interface OidcCheck {
   /** The sandbox checks every claim but not the signature (the spec's relaxed sandbox checks). */
   readonly sandbox: boolean
   /** On verify: the identity the credential stands for; `iss`, `aud` and `sub` must match it. */
-  readonly identity?: OauthIdentity
+  readonly identity?: AuthMethod.OauthIdentity
   /** On verify: `nonce` must be the SHA-256 hex of exactly this `clientPublicKey` string. */
   readonly clientPublicKey?: string
 }
 
 /** The identity a token proved, and its `email` claim when present. */
 export interface OidcClaims {
-  readonly identity: OauthIdentity
+  readonly identity: AuthMethod.OauthIdentity
   readonly email?: string
 }
 

@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { AuthMethodId } from "../accounts/AuthMethod.js"
+import { AuthMethod } from "../accounts/index.js"
 
 /** Wrong codes an OTP challenge takes before it is void and a new one must be requested. */
 export const maxFailedAttempts = 5
@@ -10,7 +10,7 @@ export const maxFailedAttempts = 5
  * was issued and until when it can be answered, and how many wrong answers it took.
  */
 export class OtpChallenge extends Schema.Class<OtpChallenge>("OtpChallenge")({
-  authMethodId: AuthMethodId,
+  authMethodId: AuthMethod.AuthMethodId,
   codeDigest: Schema.String,
   sealedTargetKey: Schema.String,
   issuedAt: Schema.DateTimeUtc,

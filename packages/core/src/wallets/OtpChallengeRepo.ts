@@ -1,5 +1,5 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { AuthMethodId } from "../accounts/AuthMethod.js"
+import type { AuthMethod } from "../accounts/index.js"
 import type { StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { OtpChallenge } from "./OtpChallenge.js"
@@ -19,18 +19,18 @@ export class OtpChallengeRepo extends Context.Tag("@payrail/core/OtpChallengeRep
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
     readonly find: (
       platformId: Platform.PlatformId,
-      authMethodId: AuthMethodId
+      authMethodId: AuthMethod.AuthMethodId
     ) => Effect.Effect<Option.Option<OtpChallenge>, StoreFailure.StoreFailure>
     /** Removes the challenge issued at `issuedAt`; `true` when this call removed it. */
     readonly take: (
       platformId: Platform.PlatformId,
-      authMethodId: AuthMethodId,
+      authMethodId: AuthMethod.AuthMethodId,
       issuedAt: DateTime.Utc
     ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
     /** Counts one wrong answer against the challenge issued at `issuedAt`; the count after it (0 if replaced). */
     readonly recordFailure: (
       platformId: Platform.PlatformId,
-      authMethodId: AuthMethodId,
+      authMethodId: AuthMethod.AuthMethodId,
       issuedAt: DateTime.Utc
     ) => Effect.Effect<number, StoreFailure.StoreFailure>
   }

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { PasskeyKey } from "../accounts/AuthMethod.js"
+import type { AuthMethod } from "../accounts/index.js"
 import type { WalletAuthFailed } from "./WalletErrors.js"
 
 /** Where a platform's passkeys live: the WebAuthn relying party id and the page origins allowed to use them. */
@@ -38,13 +38,13 @@ export class Passkeys extends Context.Tag("@payrail/core/Passkeys")<
       readonly challenge: string
       readonly attestation: Attestation
       readonly relyingParty: RelyingParty
-    }) => Effect.Effect<{ readonly credentialId: string; readonly key: PasskeyKey }, WalletAuthFailed>
+    }) => Effect.Effect<{ readonly credentialId: string; readonly key: AuthMethod.PasskeyKey }, WalletAuthFailed>
     /** An assertion answering `challenge` by the registered credential; succeeds with the new counter. */
     readonly verifyAssertion: (input: {
       readonly challenge: string
       readonly assertion: Assertion
       readonly credentialId: string
-      readonly key: PasskeyKey
+      readonly key: AuthMethod.PasskeyKey
       readonly relyingParty: RelyingParty
     }) => Effect.Effect<{ readonly counter: number }, WalletAuthFailed>
   }

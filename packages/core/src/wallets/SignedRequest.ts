@@ -1,6 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { AuthMethodType } from "../accounts/AuthMethod.js"
-import { InternalAccountId } from "../accounts/InternalAccount.js"
+import { AuthMethod, InternalAccount } from "../accounts/index.js"
 import { ResourceId } from "../kernel/index.js"
 
 /** `Request:<uuid>`: a signed-retry challenge, the `requestId` its retry carries in `Request-Id`. */
@@ -35,12 +34,12 @@ export type Operation = typeof Operation.Type
  */
 export class SignedRequest extends Schema.Class<SignedRequest>("SignedRequest")({
   id: SignedRequestId,
-  accountId: InternalAccountId,
+  accountId: InternalAccount.InternalAccountId,
   operation: Operation,
   targetId: Schema.String,
   bodyHash: Schema.String,
   payloadToSign: Schema.String,
-  type: Schema.optional(AuthMethodType),
+  type: Schema.optional(AuthMethod.AuthMethodType),
   signerPublicKey: Schema.optional(Schema.String),
   clientPublicKey: Schema.optional(Schema.String),
   createdAt: Schema.DateTimeUtc,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AuthMethodType } from "../accounts/AuthMethod.js"
+import { AuthMethod } from "../accounts/index.js"
 
 /** A wallet action without its `Service-Wallet-Signature` header. Code `WALLET_SIGNATURE_MISSING` (401). */
 export class WalletSignatureMissing extends Schema.TaggedError<WalletSignatureMissing>()("WalletSignatureMissing", {
@@ -20,7 +20,11 @@ export type MalformedPart = typeof MalformedPart.Type
 /** The wallet signature header could not be parsed. Code `WALLET_SIGNATURE_MALFORMED` (401), naming the part. */
 export class WalletSignatureMalformed extends Schema.TaggedError<WalletSignatureMalformed>()(
   "WalletSignatureMalformed",
-  { code: Schema.tag("WALLET_SIGNATURE_MALFORMED"), reason: Schema.String, details: Schema.Struct({ part: MalformedPart }) }
+  {
+    code: Schema.tag("WALLET_SIGNATURE_MALFORMED"),
+    reason: Schema.String,
+    details: Schema.Struct({ part: MalformedPart })
+  }
 ) {
   static of(part: MalformedPart, reason: string): WalletSignatureMalformed {
     return new WalletSignatureMalformed({ reason: `The wallet signature is malformed: ${reason}`, details: { part } })
@@ -139,15 +143,12 @@ const duplicateCodes = {
  * `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS` or `OAUTH_CREDENTIAL_ALREADY_EXISTS`
  * (400).
  */
-export class CredentialAlreadyExists extends Schema.TaggedError<CredentialAlreadyExists>()(
-  "CredentialAlreadyExists",
-  {
-    code: Schema.Literal(...Object.values(duplicateCodes)),
-    reason: Schema.String,
-    details: Schema.Struct({ type: AuthMethodType })
-  }
-) {
-  static of(type: AuthMethodType): CredentialAlreadyExists {
+export class CredentialAlreadyExists extends Schema.TaggedError<CredentialAlreadyExists>()("CredentialAlreadyExists", {
+  code: Schema.Literal(...Object.values(duplicateCodes)),
+  reason: Schema.String,
+  details: Schema.Struct({ type: AuthMethod.AuthMethodType })
+}) {
+  static of(type: AuthMethod.AuthMethodType): CredentialAlreadyExists {
     return new CredentialAlreadyExists({
       code: duplicateCodes[type],
       reason:

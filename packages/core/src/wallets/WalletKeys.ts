@@ -25,10 +25,7 @@ export class WalletKeys extends Context.Tag("@payrail/core/WalletKeys")<
   WalletKeys,
   {
     /** Reads a P-256 public key given as SEC1 hex (`02`/`03` + 64 or `04` + 128 hex digits); `field` names it. */
-    readonly parsePublicKey: (
-      hex: string,
-      field: string
-    ) => Effect.Effect<ParsedPublicKey, InvalidInput.InvalidInput>
+    readonly parsePublicKey: (hex: string, field: string) => Effect.Effect<ParsedPublicKey, InvalidInput.InvalidInput>
     /** Generates a session key pair and seals its private key to `clientPublicKey` (uncompressed SEC1 hex). */
     readonly sealSessionKey: (clientPublicKey: string) => Effect.Effect<SealedSessionKey>
     /** Generates a wallet's secret and returns it sealed under the master key (opaque text, safe to store). */

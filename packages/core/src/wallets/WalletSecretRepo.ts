@@ -1,5 +1,5 @@
 import { Context, type DateTime, type Effect } from "effect"
-import type { InternalAccountId } from "../accounts/InternalAccount.js"
+import type { InternalAccount } from "../accounts/index.js"
 import type { StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 
@@ -13,7 +13,7 @@ export class WalletSecretRepo extends Context.Tag("@payrail/core/WalletSecretRep
   {
     readonly keep: (
       platformId: Platform.PlatformId,
-      accountId: InternalAccountId,
+      accountId: InternalAccount.InternalAccountId,
       sealedSecret: string,
       at: DateTime.Utc
     ) => Effect.Effect<string, StoreFailure.StoreFailure>
