@@ -94,6 +94,15 @@ export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
       headers: WalletHeaders,
       allowSession?: (session: AuthSession) => boolean
     ) => Effect.Effect<Authorized, RetryRefused | StoreFailure.StoreFailure>
+    /**
+     * The open request a `Request-Id` names for `action` (without a stamp: a passkey assertion answers its challenge
+     * instead): fails when the header is absent, unknown, for another action, used or expired.
+     */
+    readonly pending: (
+      platformId: Platform.PlatformId,
+      action: Omit<Action, "body">,
+      requestId: Option.Option<string>
+    ) => Effect.Effect<SignedRequest, RequestIdMissing | RequestIdReused | WalletAuthFailed | StoreFailure.StoreFailure>
     /** Uses the request up: fails with `RequestIdReused` when another retry consumed it first. */
     readonly consume: (
       platformId: Platform.PlatformId,
@@ -155,17 +164,13 @@ export const layer = Layer.effect(
       return request
     })
 
-    const authorize = Effect.fn("SignedRetry.authorize")(function* (
+    const pending = Effect.fn("SignedRetry.pending")(function* (
       platformId: Platform.PlatformId,
-      action: Action,
-      headers: WalletHeaders,
-      allowSession: (session: AuthSession) => boolean = () => true
+      action: Omit<Action, "body">,
+      requestIdHeader: Option.Option<string>
     ) {
-      if (Option.isNone(headers.requestId)) {
-        return yield* Option.isSome(headers.signature) ? RequestIdMissing.of() : WalletSignatureMissing.of()
-      }
-      if (Option.isNone(headers.signature)) return yield* WalletSignatureMissing.of()
-      const requestId = decodeRequestId(headers.requestId.value)
+      if (Option.isNone(requestIdHeader)) return yield* RequestIdMissing.of()
+      const requestId = decodeRequestId(requestIdHeader.value)
       const found = Option.isNone(requestId) ? Option.none() : yield* requests.findById(platformId, requestId.value)
       if (Option.isNone(found)) {
         return yield* WalletAuthFailed.of("request_id_unknown", "No challenge was issued with this Request-Id")
@@ -182,13 +187,27 @@ export const layer = Layer.effect(
         )
       }
       if (request.consumedAt !== undefined) return yield* RequestIdReused.of(request.id)
-      const now = yield* DateTime.now
-      if (!isOpen(request, now)) {
+      if (!isOpen(request, yield* DateTime.now)) {
         return yield* WalletAuthFailed.of(
           "request_expired",
           "The challenge expired; send the request without wallet headers for a new one"
         )
       }
+      return request
+    })
+
+    const authorize = Effect.fn("SignedRetry.authorize")(function* (
+      platformId: Platform.PlatformId,
+      action: Action,
+      headers: WalletHeaders,
+      allowSession: (session: AuthSession) => boolean = () => true
+    ) {
+      if (Option.isNone(headers.requestId)) {
+        return yield* Option.isSome(headers.signature) ? RequestIdMissing.of() : WalletSignatureMissing.of()
+      }
+      if (Option.isNone(headers.signature)) return yield* WalletSignatureMissing.of()
+      const request = yield* pending(platformId, action, headers.requestId)
+      const now = yield* DateTime.now
       if ((yield* bodyHash(action.body)) !== request.bodyHash) return yield* WalletSignatureBodyMismatch.of()
       const candidates =
         request.signerPublicKey === undefined
@@ -226,6 +245,6 @@ export const layer = Layer.effect(
       if (!won) return yield* RequestIdReused.of(request.id)
     })
 
-    return SignedRetry.of({ issue, authorize, consume })
+    return SignedRetry.of({ issue, authorize, pending, consume })
   })
 )

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { type Context, Effect, Option } from "effect"
 import { AccountErrors, type InternalAccount, InternalAccountRepo } from "../accounts/index.js"
 import { InvalidInput } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -8,11 +8,11 @@ import type { Platform } from "../platforms/index.js"
  * `field`) when it is not an `EMBEDDED_WALLET`.
  */
 export const find = Effect.fn("WalletAccounts.find")(function* (
+  repo: Context.Tag.Service<InternalAccountRepo.InternalAccountRepo>,
   platformId: Platform.PlatformId,
   accountId: InternalAccount.InternalAccountId,
   field: string
 ) {
-  const repo = yield* InternalAccountRepo.InternalAccountRepo
   const found = yield* repo.findById(platformId, accountId)
   if (Option.isNone(found)) return yield* AccountErrors.InternalAccountNotFound.of(accountId)
   if (found.value.type !== "EMBEDDED_WALLET") {
