@@ -78,7 +78,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "payments",
             "jobs_wake_when_due",
             "customer_uma_addresses",
-            "uma_lookups"
+            "uma_lookups",
+            "wallet_auth"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
