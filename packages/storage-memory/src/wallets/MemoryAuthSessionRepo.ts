@@ -1,6 +1,6 @@
 import { type DateTime, Effect, Layer, Option } from "effect"
-import { AuthSession, AuthSessionRepo, Errors } from "@payrail/core"
-import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
+import { AuthSession, AuthSessionRepo } from "@payrail/core"
+import { insertNew, MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -27,13 +27,7 @@ export const layer: Layer.Layer<AuthSessionRepo.AuthSessionRepo, never, MemorySt
 
     return {
       insert: (platformId, session) =>
-        Effect.flatten(
-          state.write<Effect.Effect<void, Errors.StoreFailure>>(() =>
-            rows.has(session.id)
-              ? [Effect.fail(Errors.StoreFailure.of("authSessions.insert", "duplicate id")), () => {}]
-              : [Effect.void, setEntry(rows, session.id, { platformId, session })]
-          )
-        ),
+        insertNew(state, rows, "authSessions.insert", session.id, { platformId, session }),
       findById: (platformId, id) => Effect.sync(() => Option.map(find(platformId, id), (row) => row.session)),
       listActive: (platformId, accountId, now) =>
         Effect.sync(() =>

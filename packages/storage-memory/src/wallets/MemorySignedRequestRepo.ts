@@ -1,6 +1,6 @@
 import { DateTime, Effect, Layer, Option } from "effect"
-import { Errors, SignedRequest, SignedRequestRepo } from "@payrail/core"
-import { MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
+import { SignedRequest, SignedRequestRepo } from "@payrail/core"
+import { insertNew, MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -24,13 +24,7 @@ export const layer: Layer.Layer<SignedRequestRepo.SignedRequestRepo, never, Memo
 
     return {
       insert: (platformId, request) =>
-        Effect.flatten(
-          state.write<Effect.Effect<void, Errors.StoreFailure>>(() =>
-            rows.has(request.id)
-              ? [Effect.fail(Errors.StoreFailure.of("signedRequests.insert", "duplicate id")), () => {}]
-              : [Effect.void, setEntry(rows, request.id, { platformId, request })]
-          )
-        ),
+        insertNew(state, rows, "signedRequests.insert", request.id, { platformId, request }),
       findById: (platformId, id) => Effect.sync(() => Option.map(find(platformId, id), (row) => row.request)),
       consume: (platformId, id, at) =>
         state.write((): readonly [boolean, () => void] => {
