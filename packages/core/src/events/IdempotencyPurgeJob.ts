@@ -1,11 +1,15 @@
 import { DateTime, Duration, Effect } from "effect"
 import { IdempotencyPurge, type StoreFailure } from "../kernel/index.js"
+import { SignedRequestPurge } from "../wallets/index.js"
 import type { NewJob } from "./Job.js"
 import * as JobErrors from "./JobErrors.js"
 import * as JobHandler from "./JobHandler.js"
 import { Jobs } from "./Jobs.js"
 
-/** The kind of the job that deletes idempotency records past their retention (`IdempotencyPurge`). */
+/**
+ * The kind of the hourly purge job: it deletes idempotency records past their retention (`IdempotencyPurge`) and
+ * expired signed-retry challenges (`SignedRequestPurge`).
+ */
 export const kind = "idempotency.purge"
 
 /** How often the purge runs: each run enqueues the next one, at the start of the next hour. */
@@ -32,12 +36,13 @@ export const schedule: Effect.Effect<void, StoreFailure.StoreFailure, Jobs> = Ef
   yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now)))
 })
 
-/** Purges the records older than the retention, then schedules the next hour's run. */
+/** Purges the records past their retention, then schedules the next hour's run. */
 export const handler = JobHandler.make({
   kind,
   handle: () =>
     Effect.gen(function* () {
       yield* IdempotencyPurge.purge
+      yield* SignedRequestPurge.purge
       yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now) + 1))
     }).pipe(Effect.mapError(() => JobErrors.JobFailed.retry("the store failed during the idempotency purge")))
 })

@@ -94,12 +94,6 @@ const resolveSource = (platform: Platform.Platform, source: QuoteSourceRequest) 
     if (isInternalAccountId(source.accountId)) {
       const account = yield* internalAccount(platform.id, source.accountId)
       if (account.status !== "ACTIVE") return yield* invalid("source.accountId", "must be an active account")
-      if (account.type === "EMBEDDED_WALLET") {
-        return yield* invalid(
-          "source.accountId",
-          "an embedded wallet pays only with a signature from the customer's device, which quotes do not take yet"
-        )
-      }
       return { _tag: "Internal", account, currency: account.currency } as const satisfies Source
     }
     const account = yield* externalAccount(platform.id, source.accountId)

@@ -14,6 +14,7 @@ import {
 import { Jobs } from "../events/index.js"
 import { Ledger, type RecordedEvent, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
+import { WalletErrors } from "../wallets/index.js"
 import * as PaymentParties from "./PaymentParties.js"
 import { entriesOf, isBookTransfer } from "./PaymentPosting.js"
 import {
@@ -37,6 +38,7 @@ import type * as Rails from "./Rails.js"
 import { Transaction, TransactionId } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
+import * as WalletPayload from "./WalletPayload.js"
 import { type StoredTransaction, TransactionRepo } from "./TransactionRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
@@ -82,7 +84,16 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
       filter: QuoteFilter,
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<Quote>, StoreFailure.StoreFailure>
-    readonly execute: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, ExecuteError>
+    /**
+     * Executes a pending quote. A quote funded by an embedded wallet executes only with `walletSigned` (its owner's
+     * device stamped its `payloadToSign`, checked by `WalletExecutions`); otherwise it is 401
+     * `WALLET_SIGNATURE_MISSING`.
+     */
+    readonly execute: (
+      platform: Platform.Platform,
+      id: QuoteId,
+      options?: { readonly walletSigned: boolean }
+    ) => Effect.Effect<Quote, ExecuteError | WalletErrors.WalletSignatureMissing>
     /**
      * The payer's money for a `REALTIME_FUNDING` quote arrived: `amountMinor` of `currencyCode`. The exact quoted
      * amount executes the quote as an execute would (the payment starts); any other amount fails the quote and its
@@ -338,6 +349,14 @@ export const layer = Layer.effect(
           "is not taken with REALTIME_FUNDING: the payer's money executes the quote"
         )
       }
+      const wallet = parties.source._tag === "Internal" && parties.source.account.type === "EMBEDDED_WALLET"
+      if (wallet && request.immediatelyExecute === true) {
+        return yield* InvalidInput.InvalidInput.onField(
+          "immediatelyExecute",
+          "is not taken from an EMBEDDED_WALLET: the owner's device signs the execution (paymentInstructions.payloadToSign)"
+        )
+      }
+      const destination = PaymentParties.quoteDestinationOf(request, parties)
       // The reference the payer's bank transfer carries: short, unambiguous, tied to the quote.
       const reference = `PR${quoteId.slice(-12).toUpperCase()}`
       const totals = {
@@ -355,7 +374,7 @@ export const layer = Layer.effect(
           updatedAt: now,
           expiresAt,
           source: request.source,
-          destination: PaymentParties.quoteDestinationOf(request, parties),
+          destination,
           ...(customerId === undefined ? {} : { customerId }),
           sendingCurrency: currencyOf(sendingCode),
           receivingCurrency: currencyOf(receivingCode),
@@ -373,7 +392,22 @@ export const layer = Layer.effect(
                 reference,
                 expiresAt
               })
-            : [],
+            : wallet
+              ? [
+                  WalletPayload.instructions(
+                    WalletPayload.payloadToSign({
+                      quoteId,
+                      accountId: request.source.sourceType === "ACCOUNT" ? request.source.accountId : "",
+                      sendingCurrency: sendingCode,
+                      totalSendingAmount: totals.totalSendingAmount,
+                      receivingCurrency: receivingCode,
+                      totalReceivingAmount: totals.totalReceivingAmount,
+                      destination,
+                      expiresAt
+                    })
+                  )
+                ]
+              : [],
           rateDetails: priced.rateDetails,
           ...(request.description === undefined ? {} : { description: request.description }),
           ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment }),
@@ -524,11 +558,19 @@ export const layer = Layer.effect(
         return yield* find(platform, id)
       }),
       list: (platform, filter, page) => quotes.list(platform.id, filter, page),
-      execute: Effect.fn("Quotes.execute")(function* (platform: Platform.Platform, id: QuoteId) {
+      execute: Effect.fn("Quotes.execute")(function* (
+        platform: Platform.Platform,
+        id: QuoteId,
+        options: { readonly walletSigned: boolean } = { walletSigned: false }
+      ) {
         return yield* store.transaction(
-          Effect.flatMap(find(platform, id), (quote) =>
-            Effect.map(executeWithin(platform, quote, { funding: false, purpose: "QUOTE" }), (done) => done.quote)
-          )
+          Effect.gen(function* () {
+            const quote = yield* find(platform, id)
+            if (Option.isSome(WalletPayload.of(quote)) && !options.walletSigned) {
+              return yield* WalletErrors.WalletSignatureMissing.of()
+            }
+            return (yield* executeWithin(platform, quote, { funding: false, purpose: "QUOTE" })).quote
+          })
         )
       })
     }
