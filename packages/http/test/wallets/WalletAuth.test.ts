@@ -18,11 +18,11 @@ describeOverHttp("embedded wallet authentication", {}, (api) => {
     method: string,
     path: string,
     body?: unknown,
-    headers: Record<string, string> = {}
+    headers: Signer.SignedRetryHeaders | Readonly<Record<string, string>> = {}
   ): Promise<Answer> => {
     const response = await api.request(`${base}${path}`, {
       method,
-      headers,
+      headers: Object.entries(headers),
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
     const text = await response.text()
@@ -136,7 +136,7 @@ describeOverHttp("embedded wallet authentication", {}, (api) => {
     const body = { type: "SMS_OTP", accountId: wallet.accountId }
     const challenge = (await send("POST", path, body)).body
     const headers = Signer.signRetry({ challenge: challenge as never, privateKey: session.privateKey })
-    const codeOf = async (sent: unknown, retryHeaders: Record<string, string>) =>
+    const codeOf = async (sent: unknown, retryHeaders: Signer.SignedRetryHeaders | Readonly<Record<string, string>>) =>
       (await send("POST", path, sent, retryHeaders)).body.code
     expect(await codeOf(body, { "Request-Id": challenge.requestId })).toBe("WALLET_SIGNATURE_MISSING")
     expect(await codeOf(body, { ...headers, "Service-Wallet-Signature": "not-a-stamp" })).toBe(
