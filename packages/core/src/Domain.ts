@@ -12,6 +12,7 @@ import {
   SandboxPayments,
   Transactions,
   Transfers,
+  WalletExecutions,
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
@@ -56,6 +57,8 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletExecutions.WalletExecutions
+  | SignedRetry.SignedRetry
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -69,13 +72,8 @@ export type WalletPorts =
   | Passkeys.Passkeys
   | OtpDelivery.OtpDelivery
 
-/** The embedded wallet use cases (credentials, logins, sessions, export) over one `SignedRetry`. */
-export const walletLayer = Layer.mergeAll(
-  Credentials.layer,
-  Logins.layer,
-  WalletSessions.layer,
-  WalletExports.layer
-).pipe(Layer.provideMerge(SignedRetry.layer))
+/** The embedded wallet use cases (credentials, logins, sessions, export); they share the domain's `SignedRetry`. */
+export const walletLayer = Layer.mergeAll(Credentials.layer, Logins.layer, WalletSessions.layer, WalletExports.layer)
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -98,13 +96,16 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.merge(SandboxPayments.layer, Transfers.layer).pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(
+    Layer.provideMerge(Quotes.layer)
+  ),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
   walletLayer
 ).pipe(
+  Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),
   Layer.provide(FxRateCache.layer),
   Layer.provideMerge(Platforms.layer),
