@@ -1,3 +1,4 @@
+export * as KeyCustody from "./KeyCustody.js"
 export * as OidcVerifier from "./OidcVerifier.js"
 export * as OtpTargets from "./OtpTargets.js"
 export * as PasskeyVerifier from "./PasskeyVerifier.js"
