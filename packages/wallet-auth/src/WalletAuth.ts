@@ -98,13 +98,13 @@ export const layerConfig: Layer.Layer<Ports | SignerPublicKey, ConfigError.Confi
     Config.all({
       masterKey: Config.redacted(MASTER_KEY_VARIABLE).pipe(
         Config.validate({
-          message: "must be 32 bytes as 64 hex digits",
+          message: `${MASTER_KEY_VARIABLE} must be 32 bytes as 64 hex digits`,
           validation: (key) => Option.isSome(KeyCustody.parseMasterKey(key))
         })
       ),
       signerPrivateKey: Config.redacted(SIGNER_KEY_VARIABLE).pipe(
         Config.validate({
-          message: "must be a P-256 private key as 64 hex digits",
+          message: `${SIGNER_KEY_VARIABLE} must be a P-256 private key as 64 hex digits`,
           validation: (key) => Option.isSome(signerPublicKeyOf(key))
         })
       )
