@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
-import { Currency } from "../kernel/index.js"
+import { Currency, JsonObject } from "../kernel/index.js"
 
 /** The customer fields a platform can require of a counterparty (the reference's `CustomerInfoFieldName`). */
 export const CustomerInfoFieldName = Schema.Literal(
@@ -107,7 +107,7 @@ export const PasskeyRpId = Schema.Union(Schema.Literal("localhost"), DomainName)
 export const OauthIssuer = Schema.Struct({
   issuer: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048)),
   jwksUrl: Schema.optional(HttpsUrl),
-  jwks: Schema.optional(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+  jwks: Schema.optional(Schema.Array(JsonObject.JsonObject))
 }).annotations({ identifier: "OauthIssuer" })
 export type OauthIssuer = typeof OauthIssuer.Type
 

@@ -133,23 +133,26 @@ export const layer = Layer.effect(
     ) {
       const account = yield* WalletAccounts.find(accounts, platform.id, request.accountId, "accountId")
       const existing = yield* methods.listByAccount(platform.id, account.id)
-      if (
-        (request.type === "EMAIL_OTP" || request.type === "SMS_OTP") &&
-        existing.some((m) => m.type === request.type)
-      ) {
-        return yield* CredentialAlreadyExists.of(request.type)
-      }
       const action = {
         accountId: account.id,
         operation: "CREATE_CREDENTIAL",
         targetId: account.id,
         body: request
       } as const
-      if (existing.length > 0 && !isRetry(headers)) {
+      // A retry is authenticated before its content is judged: a changed body is a body mismatch, not a duplicate.
+      const authorized =
+        existing.length > 0 && isRetry(headers)
+          ? Option.some(yield* retry.authorize(platform.id, action, headers))
+          : Option.none()
+      if (
+        (request.type === "EMAIL_OTP" || request.type === "SMS_OTP") &&
+        existing.some((m) => m.type === request.type)
+      ) {
+        return yield* CredentialAlreadyExists.of(request.type)
+      }
+      if (existing.length > 0 && Option.isNone(authorized)) {
         return WalletStep.Challenge({ request: yield* retry.issue(platform.id, action, { type: request.type }) })
       }
-      const authorized =
-        existing.length > 0 ? Option.some(yield* retry.authorize(platform.id, action, headers)) : Option.none()
       const method = yield* build(platform, account, request)
       const outcome = yield* unitOfWork.transaction(
         Effect.gen(function* () {
