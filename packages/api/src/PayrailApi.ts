@@ -14,6 +14,7 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
+import { WalletAuthApi } from "./wallets/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -72,6 +73,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(SandboxPaymentsApi.SandboxPaymentsApi)
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
+  .add(WalletAuthApi.WalletAuthApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -12,9 +12,23 @@ import {
   SandboxPayments,
   Transactions,
   Transfers,
+  WalletExecutions,
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
+import {
+  Credentials,
+  Logins,
+  type OidcTokens,
+  type OtpChallenges,
+  type OtpDelivery,
+  type Passkeys,
+  SignedRetry,
+  WalletExports,
+  type WalletKeys,
+  WalletSessions,
+  type WalletSignatures
+} from "./wallets/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -38,13 +52,35 @@ export type Services =
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
   | UmaLookups.UmaLookups
+  | SignedRetry.SignedRetry
+  | Credentials.Credentials
+  | Logins.Logins
+  | WalletSessions.WalletSessions
+  | WalletExports.WalletExports
+  | WalletExecutions.WalletExecutions
+  | SignedRetry.SignedRetry
+
+/**
+ * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
+ * `@payrail/wallet-auth`) and the delivery of one-time codes.
+ */
+export type WalletPorts =
+  | WalletSignatures.WalletSignatures
+  | WalletKeys.WalletKeys
+  | OtpChallenges.OtpChallenges
+  | OidcTokens.OidcTokens
+  | Passkeys.Passkeys
+  | OtpDelivery.OtpDelivery
+
+/** The embedded wallet use cases (credentials, logins, sessions, export); they share the domain's `SignedRetry`. */
+export const walletLayer = Layer.mergeAll(Credentials.layer, Logins.layer, WalletSessions.layer, WalletExports.layer)
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
  * verification, wallet ownership, exchange rates, rails, the UMA directory: `Sandbox.layer` of `@payrail/sandbox`, or
  * real ones) and
- * `Ids`, and the domain is
- * ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
+ * `Ids`, and the wallet ports ({@link WalletPorts}: `WalletAuth.layer` of `@payrail/wallet-auth` and an
+ * `OtpDelivery`, e.g. `SandboxOtpDelivery`), and the domain is ready to embed. Creating a platform or a customer also opens its accounts: the accounts context provides the
  * provisioning ports that `Platforms` and `Customers` call inside their units of work. Webhooks go out through the
  * `WebhookTransport` provided to this layer, if any (the reference server's `NodeWebhookTransport`); without one,
  * each delivery attempt fails `not_configured` and is retried.
@@ -60,12 +96,16 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.merge(SandboxPayments.layer, Transfers.layer).pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(
+    Layer.provideMerge(Quotes.layer)
+  ),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer,
-  UmaLookups.layer
+  UmaLookups.layer,
+  walletLayer
 ).pipe(
+  Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),
   Layer.provide(FxRateCache.layer),
   Layer.provideMerge(Platforms.layer),

@@ -19,7 +19,11 @@ import type {
   Transactions,
   Transfers,
   UmaLookups,
-  WebhookSecrets
+  WebhookSecrets,
+  Credentials,
+  Logins,
+  WalletExports,
+  WalletSessions
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -42,6 +46,7 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
+import { WalletAuthHandlers } from "./wallets/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -64,6 +69,10 @@ export type Services =
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
   | UmaLookups.UmaLookups
+  | Credentials.Credentials
+  | Logins.Logins
+  | WalletSessions.WalletSessions
+  | WalletExports.WalletExports
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -108,6 +117,7 @@ export const layer = Layer.mergeAll(
       SandboxPaymentsHandlers.layer,
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
+      WalletAuthHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -3,6 +3,7 @@ export * as SandboxFxRates from "./SandboxFxRates.js"
 export * as SandboxKyc from "./SandboxKyc.js"
 export * as SandboxLightningInvoice from "./SandboxLightningInvoice.js"
 export * as SandboxNameVerification from "./SandboxNameVerification.js"
+export * as SandboxOtpDelivery from "./SandboxOtpDelivery.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"
 export * as SandboxRails from "./SandboxRails.js"
 /** The sandbox UMA addresses, read in one place for senders and receivers (kept in `@payrail/core`). */

@@ -1,6 +1,7 @@
 import {
   CredentialBundle,
   Encoding,
+  ExportBundle,
   OtpBundle,
   P256,
   Result,
@@ -88,6 +89,36 @@ export const openSessionKeyBundle = async (options: {
   return toKeyPair(
     Result.getOrThrow(await CredentialBundle.openSessionKey({ bundle: options.encryptedSessionSigningKey, recipient }))
   )
+}
+
+/**
+ * Opens a wallet export (`encryptedWalletCredentials`, the signed export bundle) with the private key whose public
+ * key was sent as `clientPublicKey`, and returns the wallet's secret: its BIP-39 mnemonic as text. When
+ * `signerPublicKey` is given (the service's signer key, uncompressed hex) the bundle must be signed by it or this
+ * rejects with `SignerMismatch`/`BadSignature`; without it a signed bundle is only checked for integrity. With
+ * `organizationId` the bundle must name it (`BadField`). Rejects with `AeadFailure` when the bundle was sealed to
+ * another key or altered.
+ */
+export const openExportBundle = async (options: {
+  readonly exportBundle: string
+  readonly privateKey: string
+  readonly signerPublicKey?: string
+  readonly organizationId?: string
+}): Promise<string> => {
+  const recipient = Result.getOrThrow(P256.parsePrivateKey(options.privateKey))
+  const signerPublicKey =
+    options.signerPublicKey === undefined
+      ? undefined
+      : Result.getOrThrow(P256.parsePublicKey(options.signerPublicKey, "signerPublicKey"))
+  const plaintext = Result.getOrThrow(
+    await ExportBundle.open({
+      bundle: options.exportBundle,
+      recipient,
+      ...(signerPublicKey === undefined ? {} : { signerPublicKey }),
+      ...(options.organizationId === undefined ? {} : { organizationId: options.organizationId })
+    })
+  )
+  return Result.getOrThrow(Encoding.fromUtf8(plaintext, "mnemonic"))
 }
 
 /**

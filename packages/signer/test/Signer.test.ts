@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { OtpBundle, P256, Result, Stamp, TargetBundle } from "@payrail/wallet-protocol"
+import { Encoding, ExportBundle, OtpBundle, P256, Result, Stamp, TargetBundle } from "@payrail/wallet-protocol"
 import { describe, expect, it } from "vitest"
 import { Signer } from "../src/index.js"
 import { vectors } from "./helpers/vectors.js"
@@ -139,6 +139,51 @@ describe("openSessionKeyBundle", () => {
       })
     )
     expect(error.code).toBe("AeadFailure")
+  })
+})
+
+describe("openExportBundle", () => {
+  const signer = vectors.otpBundles[0]!
+  const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+  const exportTo = async (recipientPublicKey: string, organizationId = "org-1") =>
+    Result.getOrThrow(
+      await ExportBundle.seal({
+        plaintext: Encoding.toUtf8(MNEMONIC),
+        recipientPublicKey: keyOf(recipientPublicKey),
+        organizationId,
+        signerPrivateKey: signer.signerPrivateKeyHex
+      })
+    )
+
+  it("returns the mnemonic to the key it was sealed to, with and without pinning the signer", async () => {
+    const device = Signer.generateKeyPair()
+    const exportBundle = await exportTo(device.publicKeyUncompressed)
+    expect(await Signer.openExportBundle({ exportBundle, privateKey: device.privateKey })).toBe(MNEMONIC)
+    expect(
+      await Signer.openExportBundle({
+        exportBundle,
+        privateKey: device.privateKey,
+        signerPublicKey: signer.signerPublicKeyHex,
+        organizationId: "org-1"
+      })
+    ).toBe(MNEMONIC)
+  })
+
+  it("rejects another device's key, another signer, another organization and an altered bundle", async () => {
+    const device = Signer.generateKeyPair()
+    const exportBundle = await exportTo(device.publicKeyUncompressed)
+    const codeOf = (options: Partial<Parameters<typeof Signer.openExportBundle>[0]>) =>
+      rejection(Signer.openExportBundle({ exportBundle, privateKey: device.privateKey, ...options })).then(
+        (error) => error.code
+      )
+    expect(await codeOf({ privateKey: Signer.generateKeyPair().privateKey })).toBe("AeadFailure")
+    expect(await codeOf({ signerPublicKey: Signer.generateKeyPair().publicKeyUncompressed })).toBe("SignerMismatch")
+    expect(await codeOf({ organizationId: "org-2" })).toBe("BadField")
+    const outer = JSON.parse(exportBundle) as TargetBundle.TargetBundle
+    const data = Buffer.from(outer.data, "hex").toString("utf8")
+    const ciphertext = data.replace(/"ciphertext":"(.)/, (_, c: string) => `"ciphertext":"${c === "0" ? "1" : "0"}`)
+    const altered = JSON.stringify({ ...outer, data: Buffer.from(ciphertext, "utf8").toString("hex") })
+    expect(await codeOf({ exportBundle: altered })).toBe("BadSignature")
   })
 })
 

@@ -19,6 +19,10 @@ import * as MemoryUmaLookupRepo from "./payments/MemoryUmaLookupRepo.js"
 import * as MemoryApiTokenRepo from "./platforms/MemoryApiTokenRepo.js"
 import * as MemoryCredentialChanges from "./platforms/MemoryCredentialChanges.js"
 import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
+import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
+import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
+import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
+import * as MemoryWalletSecretRepo from "./wallets/MemoryWalletSecretRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -44,5 +48,9 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryWebhookDeliveryRepo.layer,
   MemoryIdempotencyKeys.layer,
   MemoryQuoteRepo.layer,
-  MemoryUmaLookupRepo.layer
+  MemoryUmaLookupRepo.layer,
+  MemoryAuthSessionRepo.layer,
+  MemorySignedRequestRepo.layer,
+  MemoryOtpChallengeRepo.layer,
+  MemoryWalletSecretRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

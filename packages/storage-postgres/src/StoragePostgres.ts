@@ -23,6 +23,10 @@ import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
 import * as PgCredentialChanges from "./platforms/PgCredentialChanges.js"
 import * as PgliteCredentialChanges from "./platforms/PgliteCredentialChanges.js"
 import * as PgPlatformRepo from "./platforms/PgPlatformRepo.js"
+import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
+import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
+import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
+import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -46,7 +50,11 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgIdempotencyKeys.layer,
   PgQuoteRepo.layer,
   PgTransactionRepo.layer,
-  PgUmaLookupRepo.layer
+  PgUmaLookupRepo.layer,
+  PgAuthSessionRepo.layer,
+  PgSignedRequestRepo.layer,
+  PgOtpChallengeRepo.layer,
+  PgWalletSecretRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

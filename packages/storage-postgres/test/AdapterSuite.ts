@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
   ApiTokenRepo,
+  AuthMethodRepo,
   Authentication,
   Customer,
   CustomerRepo,
@@ -13,7 +14,7 @@ import {
   UnitOfWork,
   type Storage
 } from "@payrail/core"
-import { Fixtures } from "@payrail/storage-testkit"
+import { Fixtures, WalletFixtures } from "@payrail/storage-testkit"
 import { type DateTime, Effect, Either, type Layer, Option, Redacted } from "effect"
 import { Migrations } from "../src/index.js"
 import * as Statements from "./fixtures/Statements.js"
@@ -78,7 +79,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "payments",
             "jobs_wake_when_due",
             "customer_uma_addresses",
-            "uma_lookups"
+            "uma_lookups",
+            "wallet_auth"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
@@ -113,6 +115,26 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
         yield* customers.insert(owner, customer, Fixtures.noIdentifier)
         const sameId = yield* Effect.flip(customers.insert(owner, customer, Fixtures.noIdentifier))
         expect(sameId._tag).toBe("StoreFailure")
+      })
+    )
+
+    it.effect("enforces the credential rules with unique indexes: a credential breaking one fails with 23505", () =>
+      Effect.gen(function* () {
+        const methods = yield* AuthMethodRepo.AuthMethodRepo
+        const owner = Fixtures.platform().id
+        const wallet = WalletFixtures.walletId()
+        const passkey = WalletFixtures.passkey(wallet)
+        const identity = { issuer: "https://issuer.example", audience: "app", subject: "ada" }
+        yield* methods.insertAll(owner, [WalletFixtures.otp(wallet), passkey, WalletFixtures.oauth(wallet, identity)])
+        const breaking = [
+          WalletFixtures.otp(wallet),
+          WalletFixtures.passkey(WalletFixtures.walletId(), { credentialId: passkey.credentialId ?? "" }),
+          WalletFixtures.oauth(wallet, identity)
+        ]
+        for (const method of breaking) {
+          const failure = yield* Effect.flip(methods.insert(owner, method))
+          expect([failure._tag, sqlStateOf(failure)]).toEqual(["StoreFailure", "23505"])
+        }
       })
     )
 

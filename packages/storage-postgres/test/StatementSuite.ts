@@ -3,23 +3,27 @@ import { expect, layer } from "@effect/vitest"
 import {
   ApiTokenRepo,
   AuthMethodRepo,
+  AuthSessionRepo,
   CustomerRepo,
   DomainEvent,
   ExternalAccount,
   ExternalAccountRepo,
   InternalAccountRepo,
   Ledger,
+  OtpChallengeRepo,
   Outbox,
   PlatformRepo,
   Quote,
   QuoteRepo,
+  SignedRequestRepo,
   type Storage,
   Transaction,
   TransactionRepo,
   UmaLookupRepo,
-  UnitOfWork
+  UnitOfWork,
+  WalletSecretRepo
 } from "@payrail/core"
-import { AccountFixtures, Fixtures, LedgerFixtures, PaymentFixtures } from "@payrail/storage-testkit"
+import { AccountFixtures, Fixtures, LedgerFixtures, PaymentFixtures, WalletFixtures } from "@payrail/storage-testkit"
 import { Effect, type Layer, Option } from "effect"
 import * as Statements from "./fixtures/Statements.js"
 
@@ -122,9 +126,52 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const authMethods = yield* AuthMethodRepo.AuthMethodRepo
           yield* count("authMethods.insert", authMethods.insert(platform.id, AccountFixtures.authMethod(wallet.id, 0)))
           yield* count("authMethods.listByAccount", authMethods.listByAccount(platform.id, wallet.id))
-          const credentials = [AccountFixtures.authMethod(wallet.id, 1), AccountFixtures.authMethod(wallet.id, 2)]
+          const credentials = [
+            AccountFixtures.authMethod(wallet.id, 1, "SMS_OTP"),
+            AccountFixtures.authMethod(wallet.id, 2, "PASSKEY")
+          ]
           yield* count("authMethods.insertAll", authMethods.insertAll(platform.id, credentials))
           yield* count("authMethods.insertAll of none", authMethods.insertAll(platform.id, []))
+          const passkey = WalletFixtures.passkey(wallet.id)
+          yield* count("authMethods.insertUnique", authMethods.insertUnique(platform.id, passkey))
+          yield* count("authMethods.findById", authMethods.findById(platform.id, passkey.id))
+          yield* count(
+            "authMethods.advancePasskeyCounter",
+            authMethods.advancePasskeyCounter(platform.id, passkey.id, 0, 1, Fixtures.at(1))
+          )
+          yield* count("authMethods.rename", authMethods.rename(platform.id, passkey.id, "Phone", Fixtures.at(1)))
+          yield* count("authMethods.deleteUnlessLast", authMethods.deleteUnlessLast(platform.id, wallet.id, passkey.id))
+
+          const sessions = yield* AuthSessionRepo.AuthSessionRepo
+          const session = WalletFixtures.session({ accountId: wallet.id })
+          yield* count("authSessions.insert", sessions.insert(platform.id, session))
+          yield* count("authSessions.findById", sessions.findById(platform.id, session.id))
+          yield* count("authSessions.listActive", sessions.listActive(platform.id, wallet.id, Fixtures.at(0)))
+          yield* count("authSessions.revoke", sessions.revoke(platform.id, session.id, Fixtures.at(1)))
+          yield* count(
+            "authSessions.revokeIssuedBy",
+            sessions.revokeIssuedBy(platform.id, session.authMethodId, Fixtures.at(1))
+          )
+
+          const signedRequests = yield* SignedRequestRepo.SignedRequestRepo
+          const signed = WalletFixtures.signedRequest({ accountId: wallet.id })
+          yield* count("signedRequests.insert", signedRequests.insert(platform.id, signed))
+          yield* count("signedRequests.findById", signedRequests.findById(platform.id, signed.id))
+          yield* count("signedRequests.consume", signedRequests.consume(platform.id, signed.id, Fixtures.at(1)))
+          yield* count("signedRequests.purgeExpired", signedRequests.purgeExpired(Fixtures.at(0), 100))
+
+          const challenges = yield* OtpChallengeRepo.OtpChallengeRepo
+          const challenge = WalletFixtures.otpChallenge(passkey.id)
+          yield* count("otpChallenges.put", challenges.put(platform.id, challenge))
+          yield* count("otpChallenges.find", challenges.find(platform.id, passkey.id))
+          yield* count(
+            "otpChallenges.recordFailure",
+            challenges.recordFailure(platform.id, passkey.id, challenge.issuedAt)
+          )
+          yield* count("otpChallenges.take", challenges.take(platform.id, passkey.id, challenge.issuedAt))
+
+          const secrets = yield* WalletSecretRepo.WalletSecretRepo
+          yield* count("walletSecrets.keep", secrets.keep(platform.id, wallet.id, "sealed", Fixtures.at(0)))
 
           const externalAccounts = yield* ExternalAccountRepo.ExternalAccountRepo
           const account = AccountFixtures.externalAccount({ customerId: customer.id })
@@ -229,6 +276,25 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "authMethods.listByAccount": 1,
             "authMethods.insertAll": 1,
             "authMethods.insertAll of none": 0,
+            "authMethods.insertUnique": 1,
+            "authMethods.findById": 1,
+            "authMethods.advancePasskeyCounter": 1,
+            "authMethods.rename": 1,
+            "authMethods.deleteUnlessLast": 1,
+            "authSessions.insert": 1,
+            "authSessions.findById": 1,
+            "authSessions.listActive": 1,
+            "authSessions.revoke": 1,
+            "authSessions.revokeIssuedBy": 1,
+            "signedRequests.insert": 1,
+            "signedRequests.findById": 1,
+            "signedRequests.consume": 1,
+            "signedRequests.purgeExpired": 1,
+            "otpChallenges.put": 1,
+            "otpChallenges.find": 1,
+            "otpChallenges.recordFailure": 1,
+            "otpChallenges.take": 1,
+            "walletSecrets.keep": 1,
             "externalAccounts.insert": 1,
             "externalAccounts.insert a default": 3,
             "externalAccounts.findById": 1,

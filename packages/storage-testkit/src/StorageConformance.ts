@@ -16,6 +16,11 @@ import * as QuoteSuite from "./payments/QuoteSuite.js"
 import * as TransactionSuite from "./payments/TransactionSuite.js"
 import * as UmaLookupSuite from "./payments/UmaLookupSuite.js"
 import * as PlatformSuite from "./platforms/PlatformSuite.js"
+import * as AuthMethodSuite from "./wallets/AuthMethodSuite.js"
+import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
+import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
+import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
+import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -38,7 +43,12 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "idempotency keys": IdempotencySuite,
       quotes: QuoteSuite,
       transactions: TransactionSuite,
-      "uma lookups": UmaLookupSuite
+      "uma lookups": UmaLookupSuite,
+      "auth methods": AuthMethodSuite,
+      "auth sessions": AuthSessionSuite,
+      "signed requests": SignedRequestSuite,
+      "otp challenges": OtpChallengeSuite,
+      "wallet secrets": WalletSecretSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -10,6 +10,7 @@ import {
   type JSONWebKeySet,
   type JWTPayload
 } from "jose"
+import { makeBoundedCache } from "./internal/boundedCache.js"
 
 /**
  * An OIDC token was refused; `check` names the rule that failed: `format` (not a JWT; maps to 400 `INVALID_INPUT`),
@@ -22,29 +23,28 @@ export class OidcTokenInvalid extends Schema.TaggedError<OidcTokenInvalid>()("Oi
   reason: Schema.String
 }) {}
 
-/** A supported OIDC issuer, by configuration. */
+/** An issuer a platform accepts tokens from, as configured per platform and passed with each token. */
 export interface Issuer {
   /** The exact `iss` value. */
   readonly issuer: string
   /** Accepted `aud` values (your OAuth client ids); absent or empty accepts any single non-empty audience. */
   readonly audiences?: ReadonlyArray<string>
-  /** The issuer's signing keys. Outside sandbox mode one of `jwks` and `jwksUrl` is required. */
+  /** The issuer's signing keys. Outside sandbox mode one of `jwks` and `jwksUrl` is needed to accept its tokens. */
   readonly jwks?: JSONWebKeySet
   /** Where to fetch the signing keys; `jose` caches them and refetches on an unknown `kid`. */
   readonly jwksUrl?: string
 }
 
-/** Options of {@link layer}. */
+/** Options of {@link layer}: how strict the checks are, the same for every platform. */
 export interface Options {
-  readonly issuers: ReadonlyArray<Issuer>
-  /** `sandbox` skips only the signature check (sandbox tokens are JWT-shaped but unsigned); every claim is checked. */
-  readonly mode: "verify" | "sandbox"
   /** How old `iat` may be; default 60 seconds. */
   readonly maxTokenAgeSeconds?: number
   /** Tolerance for clock differences on `iat`; default 0, or 5 seconds in sandbox mode. */
   readonly clockSkewSeconds?: number
   /** Accepted signature algorithms; default `RS256` and `ES256`. `none` is never accepted. */
   readonly algorithms?: ReadonlyArray<string>
+  /** How many issuer key sets (remote by URL, local by content) stay cached; default 256. */
+  readonly keySetCacheCapacity?: number
 }
 
 /** The identity a verified token asserts; `iss`+`aud`+`sub` is the stored identity of an `OAUTH` credential. */
@@ -61,6 +61,10 @@ export interface OidcIdentity {
 /** What to verify a token against. */
 export interface VerifyOidcInput {
   readonly token: string
+  /** The issuers the platform accepts. */
+  readonly issuers: ReadonlyArray<Issuer>
+  /** `sandbox` skips only the signature check (sandbox tokens are JWT-shaped but unsigned); every claim is checked. */
+  readonly mode: "verify" | "sandbox"
   /** On credential verify: the exact `clientPublicKey` string whose SHA-256 hex must be the token's `nonce`. */
   readonly clientPublicKey?: string
   /** The credential being verified: `iss`, `aud` and `sub` must equal its stored identity. */
@@ -68,9 +72,10 @@ export interface VerifyOidcInput {
 }
 
 /**
- * Verifies OIDC ID tokens for `OAUTH` credentials: the signature against the issuer's keys on every call (except in
- * sandbox mode), then the claim rules of the spec, with time from Effect's `Clock`. Safe to call concurrently.
- * A failure to fetch an issuer's keys is a defect, not a client error.
+ * Verifies OIDC ID tokens for `OAUTH` credentials against the issuers passed with each call: the signature against
+ * the issuer's keys on every call (except in sandbox mode; an issuer without keys fails `signature`), then the claim
+ * rules of the spec, with time from Effect's `Clock`. Key sets are cached per URL (remote) and per content (local),
+ * bounded. Safe to call concurrently. A failure to fetch an issuer's keys is a defect, not a client error.
  */
 export interface OidcVerifierService {
   readonly verify: (input: VerifyOidcInput) => Effect.Effect<OidcIdentity, OidcTokenInvalid>
@@ -114,21 +119,20 @@ const singleAudience = (aud: unknown): string | undefined => {
 }
 
 const make = (options: Options): OidcVerifierService => {
-  const sandbox = options.mode === "sandbox"
   const maxAge = options.maxTokenAgeSeconds ?? 60
-  const skew = options.clockSkewSeconds ?? (sandbox ? 5 : 0)
   const algorithms = options.algorithms ?? ["RS256", "ES256"]
-  const issuers = new Map<string, { readonly config: Issuer; readonly keys: KeySet | undefined }>()
-  for (const config of options.issuers) {
-    const keys =
-      config.jwks !== undefined
-        ? createLocalJWKSet(config.jwks)
-        : config.jwksUrl !== undefined
-          ? createRemoteJWKSet(new URL(config.jwksUrl))
-          : undefined
-    if (!sandbox && keys === undefined) throw new Error(`OIDC issuer ${config.issuer} has neither jwks nor jwksUrl`)
-    issuers.set(config.issuer, { config, keys })
-  }
+  // Keyed `url:<jwksUrl>` or `jwks:<JSON of the keys>`, so one platform's change of keys is a new entry.
+  const keySetFor = makeBoundedCache(options.keySetCacheCapacity ?? 256, (key: string): KeySet =>
+    key.startsWith("url:")
+      ? createRemoteJWKSet(new URL(key.slice("url:".length)))
+      : createLocalJWKSet(JSON.parse(key.slice("jwks:".length)) as JSONWebKeySet)
+  )
+  const keysOf = (issuer: Issuer): KeySet | undefined =>
+    issuer.jwks !== undefined
+      ? keySetFor(`jwks:${JSON.stringify(issuer.jwks)}`)
+      : issuer.jwksUrl !== undefined
+        ? keySetFor(`url:${issuer.jwksUrl}`)
+        : undefined
 
   const verifySignature = (token: string, keys: KeySet) =>
     Effect.tryPromise({
@@ -145,18 +149,24 @@ const make = (options: Options): OidcVerifierService => {
 
   const verify: OidcVerifierService["verify"] = (input) =>
     Effect.gen(function* () {
+      const sandbox = input.mode === "sandbox"
+      const skew = options.clockSkewSeconds ?? (sandbox ? 5 : 0)
       const decoded = decode(input.token)
       if (decoded === undefined) return yield* fail("format", "not a compact JWT with a JSON claims set")
       const { claims } = decoded
       if (!sandbox && (typeof decoded.alg !== "string" || !algorithms.includes(decoded.alg))) {
         return yield* fail("alg", `algorithm ${String(decoded.alg)} is not accepted`)
       }
-      const issuer = typeof claims.iss === "string" ? issuers.get(claims.iss) : undefined
+      const issuer = input.issuers.find((candidate) => candidate.issuer === claims.iss)
       if (issuer === undefined) return yield* fail("iss", "the issuer is not supported")
-      if (!sandbox && issuer.keys !== undefined) yield* verifySignature(input.token, issuer.keys)
+      if (!sandbox) {
+        const keys = keysOf(issuer)
+        if (keys === undefined) return yield* fail("signature", "no signing keys are configured for the issuer")
+        yield* verifySignature(input.token, keys)
+      }
       const audience = singleAudience(claims.aud)
       if (audience === undefined) return yield* fail("aud", "aud must be one non-empty string")
-      const allowed = issuer.config.audiences ?? []
+      const allowed = issuer.audiences ?? []
       if (allowed.length > 0 && !allowed.includes(audience)) return yield* fail("aud", "the audience is not accepted")
       if (typeof claims.sub !== "string" || claims.sub.length === 0) return yield* fail("sub", "sub is missing")
       const now = (yield* Clock.currentTimeMillis) / 1000
@@ -174,7 +184,7 @@ const make = (options: Options): OidcVerifierService => {
         if (claims.sub !== expected.subject) return yield* fail("sub", "the token is for another credential")
       }
       return {
-        issuer: issuer.config.issuer,
+        issuer: issuer.issuer,
         audience,
         subject: claims.sub,
         ...(typeof claims["email"] === "string" ? { email: claims["email"] } : {}),
@@ -186,8 +196,5 @@ const make = (options: Options): OidcVerifierService => {
   return { verify }
 }
 
-/**
- * The verifier for the given issuers. Building it fails with a defect when, outside sandbox mode, an issuer has no
- * key source.
- */
-export const layer = (options: Options): Layer.Layer<OidcVerifier> => Layer.sync(OidcVerifier, () => make(options))
+/** The verifier, with the default checks unless `options` say otherwise. */
+export const layer = (options: Options = {}): Layer.Layer<OidcVerifier> => Layer.sync(OidcVerifier, () => make(options))

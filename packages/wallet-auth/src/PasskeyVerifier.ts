@@ -25,10 +25,14 @@ export class PasskeyInvalid extends Schema.TaggedError<PasskeyInvalid>()("Passke
   reason: Schema.String
 }) {}
 
-/** The relying party: its RP ID and the origins allowed to run ceremonies for it. */
-export interface Options {
+/** A relying party: its RP ID and the origins allowed to run ceremonies for it (one per platform). */
+export interface RelyingParty {
   readonly rpId: string
   readonly origins: ReadonlyArray<string>
+}
+
+/** Options of {@link layer}, the same for every relying party. */
+export interface Options {
   /** Require the UV flag as well as UP; default false (presence is always required). */
   readonly requireUserVerification?: boolean
 }
@@ -76,19 +80,21 @@ export interface VerifiedAssertion {
 }
 
 /**
- * Verifies WebAuthn registrations and assertions. `challenge` is the platform's challenge string, whose UTF-8 bytes
- * are the WebAuthn challenge. Every check runs before the signature so the failure names the first rule broken;
+ * Verifies WebAuthn registrations and assertions for the relying party passed with each call. `challenge` is the
+ * platform's challenge string, whose UTF-8 bytes are the WebAuthn challenge. Every check runs before the signature so the failure names the first rule broken;
  * `@simplewebauthn/server` then verifies attestation or signature. Stateless; safe to call concurrently.
  */
 export interface PasskeyVerifierService {
   readonly verifyRegistration: (input: {
     readonly attestation: PasskeyAttestation
     readonly challenge: string
+    readonly relyingParty: RelyingParty
   }) => Effect.Effect<RegisteredPasskey, PasskeyInvalid>
   readonly verifyAssertion: (input: {
     readonly assertion: PasskeyAssertion
     readonly challenge: string
     readonly credential: StoredPasskey
+    readonly relyingParty: RelyingParty
   }) => Effect.Effect<VerifiedAssertion, PasskeyInvalid>
 }
 
@@ -112,22 +118,21 @@ const library = <A>(check: "signature" | "attestation", run: () => Promise<A>) =
 
 const make = (options: Options): PasskeyVerifierService => {
   const requireUserVerification = options.requireUserVerification ?? false
-  const expectedOrigin = [...options.origins]
-  const expectations = (challenge: string) => ({
+  const expectations = (challenge: string, relyingParty: RelyingParty) => ({
     expectedChallenge: Encoding.toBase64url(Encoding.toUtf8(challenge)),
-    expectedOrigin,
-    expectedRPID: options.rpId,
+    expectedOrigin: [...relyingParty.origins],
+    expectedRPID: relyingParty.rpId,
     requireUserVerification
   })
 
-  const verifyRegistration: PasskeyVerifierService["verifyRegistration"] = ({ attestation, challenge }) =>
+  const verifyRegistration: PasskeyVerifierService["verifyRegistration"] = ({ attestation, challenge, relyingParty }) =>
     Effect.gen(function* () {
       yield* Effect.mapError(
-        checkClientData(attestation.clientDataJson, "webauthn.create", challenge, options.origins),
+        checkClientData(attestation.clientDataJson, "webauthn.create", challenge, relyingParty.origins),
         toInvalid
       )
       const authData = yield* Effect.mapError(decodeAttestedAuthData(attestation.attestationObject), toInvalid)
-      yield* Effect.mapError(checkAuthenticatorData(authData, options.rpId, requireUserVerification), toInvalid)
+      yield* Effect.mapError(checkAuthenticatorData(authData, relyingParty.rpId, requireUserVerification), toInvalid)
       if (authData.credentialID === undefined || authData.credentialPublicKey === undefined) {
         return yield* invalid("format", "the authenticator data carries no attested credential")
       }
@@ -151,7 +156,7 @@ const make = (options: Options): PasskeyVerifierService => {
             },
             clientExtensionResults: {}
           },
-          ...expectations(challenge)
+          ...expectations(challenge, relyingParty)
         })
       )
       if (!result.verified) return yield* invalid("attestation", "the attestation statement does not verify")
@@ -166,19 +171,24 @@ const make = (options: Options): PasskeyVerifierService => {
       }
     })
 
-  const verifyAssertion: PasskeyVerifierService["verifyAssertion"] = ({ assertion, challenge, credential }) =>
+  const verifyAssertion: PasskeyVerifierService["verifyAssertion"] = ({
+    assertion,
+    challenge,
+    credential,
+    relyingParty
+  }) =>
     Effect.gen(function* () {
       if (!(yield* Effect.mapError(sameCredentialId(assertion.credentialId, credential.credentialId), toInvalid))) {
         return yield* invalid("credentialId", "the assertion is for another credential")
       }
       yield* Effect.mapError(
-        checkClientData(assertion.clientDataJson, "webauthn.get", challenge, options.origins),
+        checkClientData(assertion.clientDataJson, "webauthn.get", challenge, relyingParty.origins),
         toInvalid
       )
       const authenticatorData = Encoding.fromBase64url(assertion.authenticatorData, "authenticatorData")
       if (!authenticatorData.ok) return yield* invalid("format", authenticatorData.error.message)
       const authData = yield* Effect.mapError(
-        checkAuthenticatorData(authenticatorData.value, options.rpId, requireUserVerification),
+        checkAuthenticatorData(authenticatorData.value, relyingParty.rpId, requireUserVerification),
         toInvalid
       )
       if ((authData.counter > 0 || credential.counter > 0) && authData.counter <= credential.counter) {
@@ -203,7 +213,7 @@ const make = (options: Options): PasskeyVerifierService => {
             publicKey: Uint8Array.from(credential.publicKey),
             counter: credential.counter
           },
-          ...expectations(challenge)
+          ...expectations(challenge, relyingParty)
         })
       )
       if (!result.verified) return yield* invalid("signature", "the assertion signature does not verify")
@@ -213,5 +223,6 @@ const make = (options: Options): PasskeyVerifierService => {
   return { verifyRegistration, verifyAssertion }
 }
 
-/** The verifier for one relying party. */
-export const layer = (options: Options): Layer.Layer<PasskeyVerifier> => Layer.succeed(PasskeyVerifier, make(options))
+/** The verifier; each call names its relying party. */
+export const layer = (options: Options = {}): Layer.Layer<PasskeyVerifier> =>
+  Layer.succeed(PasskeyVerifier, make(options))

@@ -35,19 +35,26 @@ const claims = (overrides: Readonly<Record<string, unknown>> = {}): JWTPayload =
     ...overrides
   }) as JWTPayload
 
-const verifyLayer = OidcVerifier.layer({
+type Input = Omit<OidcVerifier.VerifyOidcInput, "issuers" | "mode">
+type Platform = Pick<OidcVerifier.VerifyOidcInput, "issuers" | "mode">
+
+/** A production platform accepting ISSUER with local keys, and a sandbox platform naming ISSUER without keys. */
+const production: Platform = {
   mode: "verify",
   issuers: [{ issuer: ISSUER, audiences: [CLIENT_ID], jwks: { keys: [es256.jwk, rs256.jwk] } }]
-})
-const sandboxLayer = OidcVerifier.layer({ mode: "sandbox", issuers: [{ issuer: ISSUER }] })
+}
+const sandbox: Platform = { mode: "sandbox", issuers: [{ issuer: ISSUER }] }
+const verifierLayer = OidcVerifier.layer()
 
 const atNow = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.zipRight(TestClock.setTime(NOW * 1000), effect)
 
-const checkOf = (input: OidcVerifier.VerifyOidcInput) =>
-  Effect.flatMap(OidcVerifier.OidcVerifier, (v) => Effect.map(Effect.flip(v.verify(input)), (error) => error.check))
+const checkOf = (input: Input, platform: Platform = production) =>
+  Effect.flatMap(OidcVerifier.OidcVerifier, (v) =>
+    Effect.map(Effect.flip(v.verify({ ...input, ...platform })), (error) => error.check)
+  )
 
-const identityOf = (input: OidcVerifier.VerifyOidcInput) =>
-  Effect.flatMap(OidcVerifier.OidcVerifier, (v) => v.verify(input))
+const identityOf = (input: Input, platform: Platform = production) =>
+  Effect.flatMap(OidcVerifier.OidcVerifier, (v) => v.verify({ ...input, ...platform }))
 
 describe("OidcVerifier (verify mode)", () => {
   it.effect("accepts ES256 and RS256 tokens from a configured issuer and returns the stored identity", () =>
@@ -66,7 +73,7 @@ describe("OidcVerifier (verify mode)", () => {
           })
         }
       })
-    ).pipe(Effect.provide(verifyLayer))
+    ).pipe(Effect.provide(verifierLayer))
   )
 
   const refused: ReadonlyArray<[string, () => Promise<string>, OidcVerifier.OidcTokenInvalid["check"]]> = [
@@ -97,7 +104,7 @@ describe("OidcVerifier (verify mode)", () => {
           const token = yield* Effect.promise(makeToken)
           expect(yield* checkOf({ token, clientPublicKey: CLIENT_PUBLIC_KEY })).toBe(check)
         })
-      ).pipe(Effect.provide(verifyLayer))
+      ).pipe(Effect.provide(verifierLayer))
     )
   }
 
@@ -109,7 +116,7 @@ describe("OidcVerifier (verify mode)", () => {
         )
         expect((yield* identityOf({ token })).audience).toBe(CLIENT_ID)
       })
-    ).pipe(Effect.provide(verifyLayer))
+    ).pipe(Effect.provide(verifierLayer))
   )
 
   it.effect("reads time from the Clock: the same token fails once the clock moves past 60 seconds", () =>
@@ -119,7 +126,7 @@ describe("OidcVerifier (verify mode)", () => {
       expect((yield* identityOf({ token })).subject).toBe("user-123")
       yield* TestClock.adjust("1 second")
       expect(yield* checkOf({ token })).toBe("iat")
-    }).pipe(Effect.provide(verifyLayer))
+    }).pipe(Effect.provide(verifierLayer))
   )
 
   it.effect("requires iss, aud and sub to be the credential's", () =>
@@ -134,12 +141,14 @@ describe("OidcVerifier (verify mode)", () => {
           "iss"
         )
       })
-    ).pipe(Effect.provide(verifyLayer))
+    ).pipe(Effect.provide(verifierLayer))
   )
 
   it.effect("fetches the issuer keys from jwksUrl", () =>
     Effect.gen(function* () {
+      let fetches = 0
       const server = createServer((_, response) => {
+        fetches += 1
         response.writeHead(200, { "content-type": "application/json" })
         response.end(JSON.stringify({ keys: [es256.jwk] }))
       })
@@ -150,25 +159,41 @@ describe("OidcVerifier (verify mode)", () => {
         () => Effect.sync(() => server.close())
       )
       const port = (server.address() as AddressInfo).port
-      const remote = OidcVerifier.layer({
+      const remote: Platform = {
         mode: "verify",
         issuers: [{ issuer: ISSUER, jwksUrl: `http://127.0.0.1:${port}/jwks.json` }]
-      })
+      }
       const token = yield* Effect.promise(() => es256.sign(claims()))
       yield* TestClock.setTime(NOW * 1000)
-      expect((yield* Effect.provide(identityOf({ token }), remote)).subject).toBe("user-123")
+      expect((yield* identityOf({ token }, remote)).subject).toBe("user-123")
       const forged = yield* Effect.promise(() => impostor.sign(claims()))
-      expect(yield* Effect.provide(checkOf({ token: forged }), remote)).toBe("signature")
-    }).pipe(Effect.scoped)
+      expect(yield* checkOf({ token: forged }, remote)).toBe("signature")
+      expect(fetches).toBe(1)
+    }).pipe(Effect.scoped, Effect.provide(verifierLayer))
   )
 
-  it("refuses to build without a key source for an issuer", () => {
-    expect(() =>
-      Effect.runSync(
-        Effect.provide(OidcVerifier.OidcVerifier, OidcVerifier.layer({ mode: "verify", issuers: [{ issuer: ISSUER }] }))
-      )
-    ).toThrow()
-  })
+  it.effect("takes the issuers with each token: one verifier serves platforms with different issuers and keys", () =>
+    atNow(
+      Effect.gen(function* () {
+        const token = yield* Effect.promise(() => es256.sign(claims()))
+        const otherKeys: Platform = { mode: "verify", issuers: [{ issuer: ISSUER, jwks: { keys: [rs256.jwk] } }] }
+        const otherIssuer: Platform = { mode: "verify", issuers: [{ issuer: "https://other.example.com" }] }
+        expect((yield* identityOf({ token })).subject).toBe("user-123")
+        expect(yield* checkOf({ token }, otherKeys)).toBe("signature")
+        expect(yield* checkOf({ token }, otherIssuer)).toBe("iss")
+        expect((yield* identityOf({ token })).subject).toBe("user-123")
+      })
+    ).pipe(Effect.provide(verifierLayer))
+  )
+
+  it.effect("refuses the tokens of an issuer that has no key source outside the sandbox", () =>
+    atNow(
+      Effect.gen(function* () {
+        const token = yield* Effect.promise(() => es256.sign(claims()))
+        expect(yield* checkOf({ token }, { mode: "verify", issuers: [{ issuer: ISSUER }] })).toBe("signature")
+      })
+    ).pipe(Effect.provide(verifierLayer))
+  )
 })
 
 describe("OidcVerifier (sandbox mode)", () => {
@@ -179,25 +204,27 @@ describe("OidcVerifier (sandbox mode)", () => {
           new UnsecuredJWT(claims()).encode(),
           yield* Effect.promise(() => impostor.sign(claims()))
         ]) {
-          expect((yield* identityOf({ token, clientPublicKey: CLIENT_PUBLIC_KEY })).subject).toBe("user-123")
+          expect((yield* identityOf({ token, clientPublicKey: CLIENT_PUBLIC_KEY }, sandbox)).subject).toBe("user-123")
         }
       })
-    ).pipe(Effect.provide(sandboxLayer))
+    ).pipe(Effect.provide(verifierLayer))
   )
 
   it.effect("allows 5 seconds of skew on iat and still checks every claim", () =>
     atNow(
       Effect.gen(function* () {
         const unsigned = (overrides: Readonly<Record<string, unknown>>) => new UnsecuredJWT(claims(overrides)).encode()
-        expect((yield* identityOf({ token: unsigned({ iat: NOW - 65 }) })).subject).toBe("user-123")
-        expect((yield* identityOf({ token: unsigned({ iat: NOW + 5 }) })).subject).toBe("user-123")
-        expect(yield* checkOf({ token: unsigned({ iat: NOW - 66 }) })).toBe("iat")
-        expect(yield* checkOf({ token: unsigned({ iat: NOW + 6 }) })).toBe("iat")
-        expect(yield* checkOf({ token: unsigned({ exp: NOW - 1 }) })).toBe("exp")
-        expect(yield* checkOf({ token: unsigned({ iss: "https://evil.example.com" }) })).toBe("iss")
-        expect(yield* checkOf({ token: unsigned({ aud: "" }) })).toBe("aud")
-        expect(yield* checkOf({ token: unsigned({ nonce: "00" }), clientPublicKey: CLIENT_PUBLIC_KEY })).toBe("nonce")
+        expect((yield* identityOf({ token: unsigned({ iat: NOW - 65 }) }, sandbox)).subject).toBe("user-123")
+        expect((yield* identityOf({ token: unsigned({ iat: NOW + 5 }) }, sandbox)).subject).toBe("user-123")
+        expect(yield* checkOf({ token: unsigned({ iat: NOW - 66 }) }, sandbox)).toBe("iat")
+        expect(yield* checkOf({ token: unsigned({ iat: NOW + 6 }) }, sandbox)).toBe("iat")
+        expect(yield* checkOf({ token: unsigned({ exp: NOW - 1 }) }, sandbox)).toBe("exp")
+        expect(yield* checkOf({ token: unsigned({ iss: "https://evil.example.com" }) }, sandbox)).toBe("iss")
+        expect(yield* checkOf({ token: unsigned({ aud: "" }) }, sandbox)).toBe("aud")
+        expect(yield* checkOf({ token: unsigned({ nonce: "00" }), clientPublicKey: CLIENT_PUBLIC_KEY }, sandbox)).toBe(
+          "nonce"
+        )
       })
-    ).pipe(Effect.provide(sandboxLayer))
+    ).pipe(Effect.provide(verifierLayer))
   )
 })

@@ -8,12 +8,13 @@ const ORIGIN = "https://wallet.example.com"
 const CHALLENGE = "9f2c4b1e0d8a7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b"
 const ceremony: Ceremony = { challenge: CHALLENGE, origin: ORIGIN, rpId: RP_ID }
 
-const relyingParty = PasskeyVerifier.layer({ rpId: RP_ID, origins: [ORIGIN, "android:apk-key-hash:abc"] })
-const strictRelyingParty = PasskeyVerifier.layer({ rpId: RP_ID, origins: [ORIGIN], requireUserVerification: true })
+const relyingParty: PasskeyVerifier.RelyingParty = { rpId: RP_ID, origins: [ORIGIN, "android:apk-key-hash:abc"] }
+const verifierLayer = PasskeyVerifier.layer()
+const strictLayer = PasskeyVerifier.layer({ requireUserVerification: true })
 
 const register = (authenticator: SoftwareAuthenticator) =>
   Effect.flatMap(PasskeyVerifier.PasskeyVerifier, (v) =>
-    v.verifyRegistration({ attestation: authenticator.register(ceremony), challenge: CHALLENGE })
+    v.verifyRegistration({ attestation: authenticator.register(ceremony), challenge: CHALLENGE, relyingParty })
   )
 
 describe("PasskeyVerifier registration", () => {
@@ -28,7 +29,7 @@ describe("PasskeyVerifier registration", () => {
         true,
         ["internal", "hybrid"]
       ])
-    }).pipe(Effect.provide(relyingParty))
+    }).pipe(Effect.provide(verifierLayer))
   )
 
   const cases: ReadonlyArray<
@@ -57,9 +58,11 @@ describe("PasskeyVerifier registration", () => {
       Effect.gen(function* () {
         const verifier = yield* PasskeyVerifier.PasskeyVerifier
         const attestation = attestationOf(new SoftwareAuthenticator())
-        const error = yield* Effect.flip(verifier.verifyRegistration({ attestation, challenge: CHALLENGE }))
+        const error = yield* Effect.flip(
+          verifier.verifyRegistration({ attestation, challenge: CHALLENGE, relyingParty })
+        )
         expect([error._tag, error.check]).toEqual(["PasskeyInvalid", check])
-      }).pipe(Effect.provide(relyingParty))
+      }).pipe(Effect.provide(verifierLayer))
     )
   }
 
@@ -67,9 +70,9 @@ describe("PasskeyVerifier registration", () => {
     Effect.gen(function* () {
       const verifier = yield* PasskeyVerifier.PasskeyVerifier
       const attestation = new SoftwareAuthenticator().register({ ...ceremony, flags: FLAG_UP | FLAG_AT })
-      const error = yield* Effect.flip(verifier.verifyRegistration({ attestation, challenge: CHALLENGE }))
+      const error = yield* Effect.flip(verifier.verifyRegistration({ attestation, challenge: CHALLENGE, relyingParty }))
       expect(error.check).toBe("userVerification")
-    }).pipe(Effect.provide(strictRelyingParty))
+    }).pipe(Effect.provide(strictLayer))
   )
 })
 
@@ -88,12 +91,13 @@ describe("PasskeyVerifier assertion", () => {
         const verified = yield* verifier.verifyAssertion({
           assertion: authenticator.assert(ceremony),
           challenge: CHALLENGE,
-          credential
+          credential,
+          relyingParty
         })
         expect(verified).toEqual({ newCounter: expected, userVerified: true })
         credential = { ...credential, counter: verified.newCounter }
       }
-    }).pipe(Effect.provide(relyingParty))
+    }).pipe(Effect.provide(verifierLayer))
   )
 
   it.effect("accepts an authenticator that does not count signatures (counter stays 0)", () =>
@@ -105,10 +109,11 @@ describe("PasskeyVerifier assertion", () => {
       const verified = yield* verifier.verifyAssertion({
         assertion: authenticator.assert(ceremony),
         challenge: CHALLENGE,
-        credential
+        credential,
+        relyingParty
       })
       expect(verified.newCounter).toBe(0)
-    }).pipe(Effect.provide(relyingParty))
+    }).pipe(Effect.provide(verifierLayer))
   )
 
   const cases: ReadonlyArray<
@@ -154,9 +159,11 @@ describe("PasskeyVerifier assertion", () => {
         const registered = yield* register(authenticator)
         const credential = { credentialId: registered.credentialId, publicKey: registered.publicKey, counter: 5 }
         const assertion = assertionOf(authenticator, new SoftwareAuthenticator())
-        const error = yield* Effect.flip(verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential }))
+        const error = yield* Effect.flip(
+          verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential, relyingParty })
+        )
         expect([error._tag, error.check]).toEqual(["PasskeyInvalid", check])
-      }).pipe(Effect.provide(relyingParty))
+      }).pipe(Effect.provide(verifierLayer))
     )
   }
 
@@ -168,8 +175,9 @@ describe("PasskeyVerifier assertion", () => {
       const credential = { credentialId: registered.credentialId, publicKey: registered.publicKey, counter: 0 }
       const assertion = authenticator.assert({ ...ceremony, flags: FLAG_UP })
       expect(
-        (yield* Effect.flip(verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential }))).check
+        (yield* Effect.flip(verifier.verifyAssertion({ assertion, challenge: CHALLENGE, credential, relyingParty })))
+          .check
       ).toBe("userVerification")
-    }).pipe(Effect.provide(strictRelyingParty))
+    }).pipe(Effect.provide(strictLayer))
   )
 })

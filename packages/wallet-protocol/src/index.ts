@@ -1,6 +1,7 @@
 export * as Base58Check from "./Base58Check.js"
 export * as CredentialBundle from "./CredentialBundle.js"
 export * as Encoding from "./Encoding.js"
+export * as ExportBundle from "./ExportBundle.js"
 export * as Hpke from "./Hpke.js"
 export * as OtpBundle from "./OtpBundle.js"
 export * as P256 from "./P256.js"

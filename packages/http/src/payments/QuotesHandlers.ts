@@ -1,17 +1,18 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
-import { Caller, Quotes } from "@payrail/core"
-import { type Authentication, PayrailApi } from "@payrail/api"
+import { Caller, Quotes, WalletExecutions, WalletStep } from "@payrail/core"
+import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
-/** Handlers of `/quotes`: VIEW reads, TRANSACT creates and executes. */
+/** Handlers of `/quotes`: VIEW reads, TRANSACT creates and executes (an embedded wallet's with its stamp). */
 export const layer: Layer.Layer<
   HttpApiGroup.ApiGroup<"payrail", "quotes">,
   never,
-  Quotes.Quotes | Authentication.Authentication
+  Quotes.Quotes | WalletExecutions.WalletExecutions | Authentication.Authentication
 > = HttpApiBuilder.group(PayrailApi.PayrailApi, "quotes", (handlers) =>
   Effect.gen(function* () {
     const quotes = yield* Quotes.Quotes
+    const executions = yield* WalletExecutions.WalletExecutions
     return handlers
       .handle("create", ({ payload }) =>
         Effect.flatMap(Caller.require("TRANSACT"), (caller) => quotes.create(caller.platform, payload))
@@ -25,8 +26,21 @@ export const layer: Layer.Layer<
       .handle("get", ({ path }) =>
         Effect.flatMap(Caller.require("VIEW"), (caller) => quotes.get(caller.platform, path.quoteId))
       )
-      .handle("execute", ({ path }) =>
-        Effect.flatMap(Caller.require("TRANSACT"), (caller) => quotes.execute(caller.platform, path.quoteId))
+      .handle("execute", ({ headers, path, request }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) =>
+          executions.execute(
+            caller.platform,
+            path.quoteId,
+            WalletHeaders.toWalletHeaders(headers, request.headers)
+          )
+        ).pipe(
+          Effect.map(
+            WalletStep.match({
+              Challenge: ({ request: challenge }) => WalletShapes.untypedChallenge(challenge),
+              Done: ({ value }) => value
+            })
+          )
+        )
       )
   })
 )

@@ -47,7 +47,18 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   sandboxPayments: { send: "TRANSACT", receiveUma: "TRANSACT" },
   transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" },
-  receiver: { lookupUma: "VIEW", lookupExternalAccount: "VIEW" }
+  receiver: { lookupUma: "VIEW", lookupExternalAccount: "VIEW" },
+  walletAuth: {
+    createCredential: "MANAGE",
+    listCredentials: "VIEW",
+    challengeCredential: "MANAGE",
+    verifyCredential: "MANAGE",
+    revokeCredential: "MANAGE",
+    listSessions: "VIEW",
+    refreshSession: "MANAGE",
+    revokeSession: "MANAGE",
+    exportWallet: "MANAGE"
+  }
 }
 
 const byRoute = (() => {

@@ -3,6 +3,7 @@ import { AuthenticationLimits, Domain, Ids, Platforms, type Storage } from "@pay
 import { Sandbox } from "@payrail/sandbox"
 import { WebHandler } from "@payrail/http"
 import type { Target } from "./Runner.js"
+import * as WalletPorts from "../support/WalletPorts.js"
 
 const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
   `Basic ${btoa(`${clientId}:${Redacted.value(secret)}`)}`
@@ -18,6 +19,7 @@ export const make = async (
   const runtime = ManagedRuntime.make(
     Domain.layer.pipe(
       Layer.provideMerge(storage),
+      Layer.provide(WalletPorts.layer),
       Layer.provide(Sandbox.layer),
       Layer.provide(Ids.layer),
       Layer.provide(Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.none))

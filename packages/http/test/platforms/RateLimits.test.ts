@@ -7,6 +7,7 @@ import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
 import { SourceAddress } from "../../src/platforms/index.js"
 import { checkedFetch } from "../support/OpenApiContract.js"
+import * as WalletPorts from "../support/WalletPorts.js"
 
 const base = "/2025-10-13"
 const origin = "http://payrail.test"
@@ -23,6 +24,7 @@ const start = async () => {
   const runtime = ManagedRuntime.make(
     Domain.layer.pipe(
       Layer.provideMerge(StorageMemory.layer),
+      Layer.provide(WalletPorts.layer),
       Layer.provide(Sandbox.layer),
       Layer.provide(Ids.layer),
       Layer.provide(Layer.succeed(AuthenticationLimits.AuthenticationLimits, limits)),

@@ -4,6 +4,7 @@ import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
 import { checkedFetch } from "./OpenApiContract.js"
+import * as WalletPorts from "./WalletPorts.js"
 
 export interface Harness {
   /** Sends a request to the API; the response is verified against the served OpenAPI document first. */
@@ -37,6 +38,7 @@ export const makeHarness = async (
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
     Layer.provideMerge(options.storage ?? StorageMemory.layer),
+    Layer.provide(WalletPorts.layer),
     Layer.provide(Sandbox.layer),
     Layer.provide(Ids.layer)
   )

@@ -10,6 +10,7 @@ interface Vectors {
     readonly deterministic: boolean
   }>
   readonly otpBundles: ReadonlyArray<{
+    readonly signerPrivateKeyHex: string
     readonly signerPublicKeyHex: string
     readonly targetPrivateKeyHex: string
     readonly targetBundle: string

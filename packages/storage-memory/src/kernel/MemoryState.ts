@@ -1,4 +1,5 @@
 import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
+import { Errors } from "@payrail/core"
 
 /**
  * The shared state of the memory adapter and its unit of work. Writes go through `write`, which records how to
@@ -45,6 +46,25 @@ export const undoAll =
   () => {
     for (const undo of [...undos].reverse()) undo()
   }
+
+/**
+ * Stores `value` under `key` in `map` as one write of `state`, unless the key is taken: then `operation` fails with
+ * `StoreFailure` ("duplicate id") and nothing changes, as a second `INSERT` of a primary key does in SQL.
+ */
+export const insertNew = <V>(
+  state: Context.Tag.Service<MemoryState>,
+  map: Map<string, V>,
+  operation: string,
+  key: string,
+  value: V
+): Effect.Effect<void, Errors.StoreFailure> =>
+  Effect.flatten(
+    state.write<Effect.Effect<void, Errors.StoreFailure>>(() =>
+      map.has(key)
+        ? [Effect.fail(Errors.StoreFailure.of(operation, "duplicate id")), () => {}]
+        : [Effect.void, setEntry(map, key, value)]
+    )
+  )
 
 export const layer: Layer.Layer<MemoryState> = Layer.scoped(
   MemoryState,

@@ -126,7 +126,10 @@ export const register = (it: Methods) => {
       const listed = yield* repo.list(platform.id, { owner: "customers", customerId }, firstPage(10))
       expect(idsOf(listed.data)).toEqual(newestFirst([fiat, wallet]))
       expect(listed.totalCount).toBe(2)
-      const credentials = [AccountFixtures.authMethod(wallet.id, 1_000), AccountFixtures.authMethod(wallet.id, 2_000)]
+      const credentials = [
+        AccountFixtures.authMethod(wallet.id, 1_000),
+        AccountFixtures.authMethod(wallet.id, 2_000, "SMS_OTP")
+      ]
       yield* methods.insertAll(platform.id, [])
       yield* methods.insertAll(platform.id, credentials)
       expect(yield* methods.listByAccount(platform.id, wallet.id)).toEqual(credentials)
@@ -150,7 +153,7 @@ export const register = (it: Methods) => {
       const email = AccountFixtures.authMethod(wallet.id, 1_000)
       const sameInstant = [
         AccountFixtures.authMethod(wallet.id, 3_000, "SMS_OTP"),
-        AccountFixtures.authMethod(wallet.id, 3_000)
+        AccountFixtures.authMethod(wallet.id, 3_000, "PASSKEY")
       ]
       for (const method of [passkey, email, ...sameInstant]) yield* repo.insert(platform.id, method)
       yield* repo.insert(platform.id, AccountFixtures.authMethod(otherWallet.id, 0))

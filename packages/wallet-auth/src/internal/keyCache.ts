@@ -1,4 +1,5 @@
 import { P256 } from "@payrail/wallet-protocol"
+import { makeBoundedCache } from "./boundedCache.js"
 
 /** A registered public key parsed once, with whatever native handle a verifier needs for it. */
 export interface CachedKey<Native> {
@@ -11,23 +12,8 @@ export interface CachedKey<Native> {
  * Parsing a compressed key costs a modular square root and importing it into the platform's crypto costs more than
  * a verification, so both happen once per key; `undefined` marks text that is not a P-256 key.
  */
-export const makeKeyCache = <Native>(capacity: number, load: (publicKey: P256.PublicKey) => Native) => {
-  const entries = new Map<string, CachedKey<Native> | undefined>()
-  return (keyText: string): CachedKey<Native> | undefined => {
-    if (entries.has(keyText)) {
-      const hit = entries.get(keyText)
-      // Re-inserting moves the key to the young end of the Map's insertion order.
-      entries.delete(keyText)
-      entries.set(keyText, hit)
-      return hit
-    }
+export const makeKeyCache = <Native>(capacity: number, load: (publicKey: P256.PublicKey) => Native) =>
+  makeBoundedCache(capacity, (keyText: string): CachedKey<Native> | undefined => {
     const parsed = P256.parsePublicKey(keyText)
-    const entry = parsed.ok ? { publicKey: parsed.value, native: load(parsed.value) } : undefined
-    entries.set(keyText, entry)
-    if (entries.size > capacity) {
-      const oldest = entries.keys().next()
-      if (oldest.done !== true) entries.delete(oldest.value)
-    }
-    return entry
-  }
-}
+    return parsed.ok ? { publicKey: parsed.value, native: load(parsed.value) } : undefined
+  })

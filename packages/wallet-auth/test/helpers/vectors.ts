@@ -12,7 +12,10 @@ interface Vectors {
     readonly signatureIsHighS: boolean
   }>
   readonly otpBundles: ReadonlyArray<{
+    readonly signerPrivateKeyHex: string
+    readonly signerPublicKeyHex: string
     readonly targetPrivateKeyHex: string
+    readonly tekPrivateKeyHex: string
     readonly tekPublicKeyHex: string
     readonly otpCode: string
     readonly encryptedOtpBundle: string

@@ -1,0 +1,4 @@
+export * as WalletAuthApi from "./WalletAuthApi.js"
+export * as WalletErrorBodies from "./WalletErrorBodies.js"
+export * as WalletHeaders from "./WalletHeaders.js"
+export * as WalletShapes from "./WalletShapes.js"

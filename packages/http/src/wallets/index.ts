@@ -1,0 +1,1 @@
+export * as WalletAuthHandlers from "./WalletAuthHandlers.js"
