@@ -34,6 +34,8 @@ describe.skipIf(skip)(title, () => {
   let context: BrowserContext
   let page: Page
   const problems: Array<string> = []
+  /** Every path the page requested: its own backend's, never Payrail's (the backend holds the credentials). */
+  const requested: Array<string> = []
 
   beforeAll(async () => {
     app = await start({ port: 0 })
@@ -44,6 +46,7 @@ describe.skipIf(skip)(title, () => {
       if (message.type() === "error") problems.push(`console: ${message.text()}`)
     })
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
+    page.on("request", (request) => requested.push(new URL(request.url()).pathname))
     // The Chrome DevTools Protocol's virtual authenticator answers navigator.credentials like a platform passkey.
     const cdp = await context.newCDPSession(page)
     await cdp.send("WebAuthn.enable")
@@ -83,5 +86,29 @@ describe.skipIf(skip)(title, () => {
     expect(await page.locator("#balance").innerText()).toBe(`${openingBalance / 1_000_000}.000000 USDC`)
     expect(await page.locator("#register").isEnabled()).toBe(true)
     expect(problems).toEqual([])
+  })
+
+  it("registers a passkey, logs in with it and withdraws: the stamped quote executes and the balance falls by its total", async () => {
+    await step("register", /^Passkey registered \(AuthMethod:/)
+    await step("login", /^Logged in: session Session:/)
+    await page.locator("#amount").fill("12.5")
+    await step("quote", /^Quote Quote:/)
+    const quoteId = await page.locator("#quote-id").innerText()
+    const total = Number((await page.locator("#quote-total").innerText()).replace(/ USDC$/, "")) * 1_000_000
+    expect(total).toBe(12_500_000)
+    await step("confirm", /^Withdrawal COMPLETED\.$/)
+    expect(await page.locator("#transaction-status").innerText()).toBe("COMPLETED")
+
+    // What the page shows is what Payrail holds.
+    const quote = await app.payrail.call("GET", `/quotes/${quoteId}`)
+    expect(quote.body).toMatchObject({ id: quoteId, totalSendingAmount: total })
+    const { transactionId } = quote.body as { readonly transactionId: string }
+    expect((await app.payrail.call("GET", `/transactions/${transactionId}`)).body).toMatchObject({
+      status: "COMPLETED"
+    })
+    const balance = `${((openingBalance - total) / 1_000_000).toFixed(6)} USDC`
+    expect(await page.locator("#balance").innerText()).toBe(balance)
+    expect(problems).toEqual([])
+    expect(requested.filter((path) => !(path === "/" || path === "/app.js" || path.startsWith("/api/")))).toEqual([])
   })
 })
