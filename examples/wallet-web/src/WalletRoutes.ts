@@ -247,16 +247,13 @@ export const make = (payrail: Payrail): Routes => {
     const user = userOf(request.userId)
     if (!user.quotes.has(request.quoteId))
       throw new RouteError(404, { code: "QUOTE_NOT_FOUND", reason: "No such quote" })
-    const path = `/quotes/${request.quoteId}/execute`
-    const signature = { "service-wallet-signature": request.signature }
-    let answer = await payrail.call("POST", path, undefined, signature)
-    if (answer.status === 202) {
-      // Payrail asked for the signed retry instead: its challenge's payloadToSign is the quote's, which the page
-      // stamped already, so the same stamp goes back with the challenge's Request-Id.
-      const challenge = expectAnswer(answer, 202, Schema.Struct({ requestId: Id }))
-      answer = await payrail.call("POST", path, undefined, { ...signature, "request-id": challenge.requestId })
-    }
-    const executed = expectAnswer(answer, 200, Quote)
+    const executed = expectAnswer(
+      await payrail.call("POST", `/quotes/${request.quoteId}/execute`, undefined, {
+        "service-wallet-signature": request.signature
+      }),
+      200,
+      Quote
+    )
     user.quotes.set(executed.id, executed.transactionId ?? "")
     return { quoteId: executed.id, status: executed.status, transactionId: executed.transactionId }
   }

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Signer } from "@payrail/signer"
 import { start, type WalletWeb } from "../src/server.js"
 import { openingBalance } from "../src/WalletRoutes.js"
 
@@ -96,6 +97,17 @@ describe.skipIf(skip)(title, () => {
     const quoteId = await page.locator("#quote-id").innerText()
     const total = Number((await page.locator("#quote-total").innerText()).replace(/ USDC$/, "")) * 1_000_000
     expect(total).toBe(12_500_000)
+    // Without the page's session key nobody can execute it, the backend included: a stamp by another key is refused.
+    const quoted = (await app.payrail.call("GET", `/quotes/${quoteId}`)).body as {
+      readonly paymentInstructions: ReadonlyArray<{ readonly accountOrWalletInfo: { readonly payloadToSign: string } }>
+    }
+    const payloadToSign = quoted.paymentInstructions[0]?.accountOrWalletInfo.payloadToSign ?? ""
+    const forged = Signer.stamp({ payloadToSign, privateKey: Signer.generateKeyPair().privateKey })
+    const refused = await app.payrail.call("POST", `/quotes/${quoteId}/execute`, undefined, {
+      "service-wallet-signature": forged
+    })
+    expect(refused).toMatchObject({ status: 401, body: { code: "WALLET_SIGNATURE_INVALID" } })
+
     await step("confirm", /^Withdrawal COMPLETED\.$/)
     expect(await page.locator("#transaction-status").innerText()).toBe("COMPLETED")
 
