@@ -77,7 +77,8 @@ export const start = async (options: { readonly port?: number } = {}): Promise<W
       else response.destroy()
     })
   })
-  server.listen(options.port ?? 0)
+  // Only this machine: the page is for local development (http://localhost is a secure context for WebAuthn).
+  server.listen(options.port ?? 0, "localhost")
   await once(server, "listening")
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`
 
