@@ -77,7 +77,7 @@ describe.skipIf(skip)(title, () => {
   const step = async (button: string, done: RegExp) => {
     await page.locator(`#${button}`).click()
     const status = page.locator('#status:not([data-state="busy"])')
-    await status.waitFor({ timeout: 30_000 })
+    await status.waitFor({ timeout: 60_000 })
     expect(await page.locator("#status").getAttribute("data-state"), await status.innerText()).toBe("done")
     expect(await status.innerText()).toMatch(done)
   }
@@ -87,7 +87,7 @@ describe.skipIf(skip)(title, () => {
     expect(await page.locator("#balance").innerText()).toBe(`${openingBalance / 1_000_000}.000000 USDC`)
     expect(await page.locator("#register").isEnabled()).toBe(true)
     expect(problems).toEqual([])
-  })
+  }, 120_000)
 
   it("registers a passkey, logs in with it and withdraws: the stamped quote executes and the balance falls by its total", async () => {
     await step("register", /^Passkey registered \(AuthMethod:/)
@@ -122,5 +122,5 @@ describe.skipIf(skip)(title, () => {
     expect(await page.locator("#balance").innerText()).toBe(balance)
     expect(problems).toEqual([])
     expect(requested.filter((path) => !(path === "/" || path === "/app.js" || path.startsWith("/api/")))).toEqual([])
-  })
+  }, 120_000)
 })
