@@ -4,12 +4,15 @@ import { Domain, Ids } from "@payrail/core"
 import { type PayrailHttp, WebHandler } from "@payrail/http"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
+import { WalletAuth } from "@payrail/wallet-auth"
 import { toNodeHandler } from "./webBridge.js"
 
 /** The domain Payrail needs: here in memory with the sandbox KYC provider; swap in StoragePostgres for real data. */
 export const payrailServices = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
   Layer.provide(Sandbox.layer),
+  // Wallet keys for this process only (memory storage): a real deployment reads them with WalletAuth.layerConfig.
+  Layer.provide(WalletAuth.layerEphemeral),
   Layer.provide(Ids.layer)
 )
 

@@ -96,9 +96,7 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(
-    Layer.provideMerge(Quotes.layer)
-  ),
+  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer,

@@ -18,6 +18,7 @@ import type {
   WebhookDispatch,
   Transactions,
   Transfers,
+  WalletExecutions,
   UmaLookups,
   WebhookSecrets,
   Credentials,
@@ -68,6 +69,7 @@ export type Services =
   | Transactions.Transactions
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
+  | WalletExecutions.WalletExecutions
   | UmaLookups.UmaLookups
   | Credentials.Credentials
   | Logins.Logins

@@ -4,6 +4,7 @@ import type {
   FxRates,
   KycProvider,
   NameVerificationProvider,
+  OtpDelivery,
   OwnershipVerifier,
   Rails,
   UmaDirectory
@@ -12,6 +13,7 @@ import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
+import * as SandboxOtpDelivery from "./SandboxOtpDelivery.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
 import * as SandboxRails from "./SandboxRails.js"
 import * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
@@ -25,10 +27,13 @@ export type Providers =
   | Rails.Rails
   | FundingInstructions.FundingInstructions
   | UmaDirectory.UmaDirectory
+  | OtpDelivery.OtpDelivery
+  | SandboxOtpDelivery.SandboxOtpOutbox
 
 /**
  * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates, the
- * rails, real-time funding instructions and the UMA directory.
+ * rails, real-time funding instructions, the UMA directory, and wallet one-time codes (captured, never sent: read
+ * them through `SandboxOtpOutbox`).
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
@@ -37,5 +42,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxFxRates.layer,
   SandboxRails.layer,
   SandboxFundingInstructions.layer,
-  SandboxUmaDirectory.layer
+  SandboxUmaDirectory.layer,
+  SandboxOtpDelivery.layer
 )

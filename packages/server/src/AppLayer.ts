@@ -5,6 +5,7 @@ import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import type { ServerConfig } from "./ServerConfig.js"
+import * as WalletSetup from "./WalletSetup.js"
 import * as NodeWebhookSigner from "./webhooks/NodeWebhookSigner.js"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 
@@ -48,7 +49,8 @@ export const describeStorage = (settings: ServerConfig): string => {
 }
 
 /**
- * The domain on the configured storage, with the sandbox providers, secure ids, the configured rate limits of
+ * The domain on the configured storage, with the sandbox providers (one-time codes over SMTP when configured), the
+ * wallet keys (`WalletSetup`), secure ids, the configured rate limits of
  * authentication, and webhooks signed by `NodeWebhookSigner` and sent by `NodeWebhookTransport` with the configured secret
  * overlap. A failure to open the store is
  * logged with its full cause at DEBUG level only: the caller reports it to people in one line.
@@ -59,7 +61,9 @@ export const make = (
 ): Layer.Layer<Domain.Services | Storage.Services, Errors.StoreFailure> =>
   Domain.layer.pipe(
     Layer.provideMerge(storage(settings, owner)),
+    Layer.provide(WalletSetup.otpDelivery),
     Layer.provide(Sandbox.layer),
+    Layer.provide(WalletSetup.walletAuth(settings)),
     Layer.provide(Ids.layer),
     Layer.provide(NodeWebhookTransport.layer()),
     Layer.provide(NodeWebhookSigner.layer),

@@ -1,6 +1,13 @@
 import { P256 } from "@payrail/wallet-protocol"
 import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
-import type { Ids, OidcTokens, OtpChallenges, Passkeys, WalletKeys, WalletSignatures } from "@payrail/core"
+import {
+  Ids,
+  type OidcTokens,
+  type OtpChallenges,
+  type Passkeys,
+  type WalletKeys,
+  type WalletSignatures
+} from "@payrail/core"
 import * as KeyCustody from "./KeyCustody.js"
 import * as OidcTokensAdapter from "./OidcTokensAdapter.js"
 import * as OidcVerifier from "./OidcVerifier.js"
@@ -111,4 +118,26 @@ export const layerConfig: Layer.Layer<Ports | SignerPublicKey, ConfigError.Confi
     }),
     layer
   )
+)
+
+const hexOf = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
+
+/** Fresh keys for {@link layer}, drawn from `Ids`: a master key of 32 random bytes and a signer key from a 48-byte seed. */
+export const generateKeys: Effect.Effect<Pick<Options, "masterKey" | "signerPrivateKey">, never, Ids.Ids> = Effect.gen(
+  function* () {
+    const ids = yield* Ids.Ids
+    return {
+      masterKey: Redacted.make(hexOf(yield* ids.randomBytes(32))),
+      signerPrivateKey: Redacted.make(hexOf(P256.privateKeyFromSeed(yield* ids.randomBytes(48))))
+    }
+  }
+)
+
+/**
+ * {@link layer} with keys drawn at start-up ({@link generateKeys}): for tests, demos and throwaway (memory) storage
+ * only. Whatever it seals can never be opened once the process ends, and clients cannot pin a signer key that changes
+ * on every start; real deployments use {@link layerConfig}.
+ */
+export const layerEphemeral: Layer.Layer<Ports | SignerPublicKey, never, Ids.Ids> = Layer.unwrapEffect(
+  Effect.map(generateKeys, layer)
 )

@@ -28,11 +28,7 @@ export const layer: Layer.Layer<
       )
       .handle("execute", ({ headers, path, request }) =>
         Effect.flatMap(Caller.require("TRANSACT"), (caller) =>
-          executions.execute(
-            caller.platform,
-            path.quoteId,
-            WalletHeaders.toWalletHeaders(headers, request.headers)
-          )
+          executions.execute(caller.platform, path.quoteId, WalletHeaders.toWalletHeaders(headers, request.headers))
         ).pipe(
           Effect.map(
             WalletStep.match({

@@ -1,5 +1,4 @@
-import { Layer, Redacted } from "effect"
-import { SandboxOtpDelivery } from "@payrail/sandbox"
+import { Redacted } from "effect"
 import { WalletAuth } from "@payrail/wallet-auth"
 
 /** Test keys only: the master key wallet secrets are sealed under, and the P-256 key that signs target bundles. */
@@ -9,7 +8,7 @@ export const testKeys: WalletAuth.Options = {
 }
 
 /**
- * The wallet ports `Domain.layer` needs, for tests: the crypto of `@payrail/wallet-auth` with fixed test keys (and
- * its `SignerPublicKey`), and the sandbox's captured one-time codes (`SandboxOtpOutbox`). Needs `Ids`.
+ * The wallet ports `Domain.layer` needs beyond the sandbox's, for tests: the crypto of `@payrail/wallet-auth` with
+ * fixed test keys (and its `SignerPublicKey`). Needs `Ids`.
  */
-export const layer = Layer.merge(WalletAuth.layer(testKeys), SandboxOtpDelivery.layer)
+export const layer = WalletAuth.layer(testKeys)

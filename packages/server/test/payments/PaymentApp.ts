@@ -15,6 +15,7 @@ import {
 } from "@payrail/core"
 import { WebHandler } from "@payrail/http"
 import { Sandbox } from "@payrail/sandbox"
+import { WalletAuth } from "@payrail/wallet-auth"
 import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
 import type { Store } from "../TestStores.js"
 import type { Body } from "./ApiBody.js"
@@ -154,6 +155,7 @@ export const makePaymentApp = async (store: Store, options: PaymentAppOptions = 
   const services = domain.pipe(
     Layer.provideMerge(Layer.merge(store.layer, tracked)),
     Layer.provide(Sandbox.layer),
+    Layer.provide(WalletAuth.layerEphemeral),
     // Races send hundreds of requests a second with one token: no request limit.
     Layer.provide(Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.none)),
     Layer.provideMerge(Ids.layer)

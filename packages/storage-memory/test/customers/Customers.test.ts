@@ -2,11 +2,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 import { CustomerRepo, Customers, Domain, Errors, Ids, Outbox, Platforms } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
+import { WalletAuth } from "@payrail/wallet-auth"
 import { StorageMemory } from "../../src/index.js"
 
 const services = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
   Layer.provide(Sandbox.layer),
+  Layer.provide(WalletAuth.layerEphemeral),
   Layer.provide(Ids.layerDeterministic)
 )
 
@@ -86,6 +88,7 @@ describe("Customers", () => {
       Layer.provide(failingOutbox),
       Layer.provideMerge(StorageMemory.layer),
       Layer.provide(Sandbox.layer),
+      Layer.provide(WalletAuth.layerEphemeral),
       Layer.provide(Ids.layerDeterministic)
     )
     return Effect.gen(function* () {

@@ -17,6 +17,7 @@ import {
   WebhookTransport
 } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
+import { WalletAuth } from "@payrail/wallet-auth"
 import { StorageMemory } from "../../src/index.js"
 
 /** A receiver script: each send takes the next answer (the last one repeats) and is recorded. */
@@ -44,6 +45,7 @@ const services = (transport: Layer.Layer<WebhookTransport.WebhookTransport>) =>
     Layer.provide(transport),
     Layer.provideMerge(StorageMemory.layer),
     Layer.provide(Sandbox.layer),
+    Layer.provide(WalletAuth.layerEphemeral),
     Layer.provideMerge(Ids.layerDeterministic)
   )
 
@@ -135,6 +137,7 @@ describe("WebhookDispatch.attempt", () => {
         Layer.provide(transport),
         Layer.provideMerge(StorageMemory.layer),
         Layer.provide(Sandbox.layer),
+        Layer.provide(WalletAuth.layerEphemeral),
         Layer.provideMerge(Ids.layerDeterministic)
       )
       yield* Effect.gen(function* () {

@@ -15,11 +15,13 @@ import {
   UmaLookups
 } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
+import { WalletAuth } from "@payrail/wallet-auth"
 import { StorageMemory } from "../../src/index.js"
 
 const services = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
   Layer.provide(Sandbox.layer),
+  Layer.provide(WalletAuth.layerEphemeral),
   Layer.provide(Ids.layerDeterministic)
 )
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, TestClock } from "effect"
 import { Authentication, AuthenticationLimits, Domain, Ids, Platforms, RateLimit, RateLimiter } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
+import { WalletAuth } from "@payrail/wallet-auth"
 import { StorageMemory } from "../../src/index.js"
 
 const perMinute = (name: string, count: number) => Option.some(RateLimit.perMinute(name, count))
@@ -23,6 +24,7 @@ const services = (limits: AuthenticationLimits.Limits) =>
     Layer.provide(countingLimiter),
     Layer.provideMerge(StorageMemory.layer),
     Layer.provide(Sandbox.layer),
+    Layer.provide(WalletAuth.layerEphemeral),
     Layer.provide(Ids.layer),
     Layer.provide(Layer.succeed(AuthenticationLimits.AuthenticationLimits, limits))
   )
