@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto"
 import { Duration, Effect, Fiber, Layer, ManagedRuntime, Redacted } from "effect"
 import { Domain, Ids, JobWorker, PaymentJobs, Platforms, type Storage } from "@payrail/core"
 import { WebHandler } from "@payrail/http"
-import { Sandbox, SandboxOtpDelivery } from "@payrail/sandbox"
-import { Signer } from "@payrail/signer"
+import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WalletAuth } from "@payrail/wallet-auth"
 
@@ -17,23 +15,15 @@ export interface Answer {
 }
 
 /**
- * The wallet ports: `@payrail/wallet-auth`'s cryptography with keys made for this run (the store is in memory and
- * lives no longer than they do; a real host reads them from `PAYRAIL_WALLET_MASTER_KEY` and
- * `PAYRAIL_WALLET_SIGNER_KEY` with `WalletAuth.layerConfig`), and the sandbox's one-time code outbox.
+ * The domain in memory with the sandbox providers (one-time codes included: captured, never sent): what the web
+ * handler and the job worker share. The wallet keys are drawn for this process only, like the memory store they
+ * protect; a real host keeps them with `WalletAuth.layerConfig` (`PAYRAIL_WALLET_MASTER_KEY`,
+ * `PAYRAIL_WALLET_SIGNER_KEY`).
  */
-const walletPorts = Layer.merge(
-  WalletAuth.layer({
-    masterKey: Redacted.make(randomBytes(32).toString("hex")),
-    signerPrivateKey: Redacted.make(Signer.generateKeyPair().privateKey)
-  }),
-  SandboxOtpDelivery.layer
-)
-
-/** The domain in memory with the sandbox providers: what the web handler and the job worker share. */
 export const services = Domain.layer.pipe(
   Layer.provideMerge(StorageMemory.layer),
   Layer.provide(Sandbox.layer),
-  Layer.provide(walletPorts),
+  Layer.provide(WalletAuth.layerEphemeral),
   Layer.provideMerge(Ids.layer)
 )
 
