@@ -86,7 +86,12 @@ runMain(async () => {
   const results: Array<Round> = []
   for (let round = 0; round < rounds; round++) {
     if (!server.alive()) throw new Error("the reference server is not running any more")
+    const preparing = performance.now()
     const pool = await preparePool(Math.ceil(rate * (seconds + warmUpSeconds) * spare))
+    console.log(
+      `round ${round + 1}: ${pool.prepared.length} retries prepared (${pool.perWallet} sessions per wallet, first ` +
+        `legs and stamps) in ${((performance.now() - preparing) / 1000).toFixed(1)} s`
+    )
     const stamps = decodeStamps(pool.prepared)
 
     const baseline = () => {
