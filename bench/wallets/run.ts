@@ -1,5 +1,8 @@
-import { cpus, loadavg } from "node:os"
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { cpus, loadavg, tmpdir } from "node:os"
+import path from "node:path"
 import * as Cluster from "../http/cluster.js"
+import { type CpuProfile, type Share, span, summarize, type Window } from "../http/cpuProfile.js"
 import { defer, envNumber, runMain } from "../http/lifecycle.js"
 import { unique } from "../http/load.js"
 import { cpuSeconds, treeCpuSeconds } from "../http/procfs.js"
@@ -16,16 +19,22 @@ import { addThrowawaySessions, seedWallets, walletKeys } from "./seed.js"
 // to bare node:crypto ECDSA P-256 verification of the same stamps on one thread, in the same run. See README.md.
 // Environment: BENCH_SECONDS (per run, default 6), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 1),
 // BENCH_WALLET_CLIENTS (default 16), BENCH_WALLETS (default 256), BENCH_DATABASE_URL, BENCH_PG_BIN,
-// BENCH_NODE_FLAGS (more Node options for the server).
+// BENCH_NODE_FLAGS (more Node options for the server), BENCH_WALLETS_PROFILE=1 (the server runs under
+// `node --cpu-prof`; where its main thread's time went in the last measured run is printed).
 
 const seconds = envNumber("BENCH_SECONDS", 6)
 const rounds = Math.round(envNumber("BENCH_ROUNDS", 3))
 const warmUpSeconds = envNumber("BENCH_WARMUP_SECONDS", 1)
 const clients = Math.round(envNumber("BENCH_WALLET_CLIENTS", 16))
 const walletCount = Math.round(envNumber("BENCH_WALLETS", 256))
+const profiling = process.env["BENCH_WALLETS_PROFILE"] === "1"
 const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")
 // Prepared retries per run: the rate seen so far times the run's length, with this much to spare.
 const spare = 1.3
+
+const shares = (title: string, lines: ReadonlyArray<Share>) =>
+  [`  ${title}`, ...lines.map((line) => `    ${line.percent.toFixed(1).padStart(5)}%  ${line.name}`)].join("\n")
+const micros = () => Number(process.hrtime.bigint() / 1000n)
 
 const loadAverage = () => loadavg()[0]?.toFixed(2) ?? "?"
 
@@ -38,12 +47,18 @@ runMain(async () => {
   console.log(`1-minute load average at the start: ${startedLoad}`)
   const database = await Cluster.open()
   console.log(database.description)
+  const profileDir = profiling ? await mkdtemp(path.join(tmpdir(), "payrail-bench-wallets-profile-")) : undefined
+  if (profileDir !== undefined) defer("the profile directory", () => rm(profileDir, { recursive: true, force: true }))
   const server = await startReference({
     storage: "postgres",
     databaseUrl: database.url,
     env: walletKeys(),
-    nodeFlags
+    nodeFlags: [
+      ...nodeFlags,
+      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=250"])
+    ]
   })
+  const windows: Array<Window> = []
   const client = clientOf(server, 8)
   defer("the seeding HTTP client", async () => client.close())
   const retries = revoker(server, clients)
@@ -107,7 +122,9 @@ runMain(async () => {
       const postmaster = database.postmasterPid
       const databaseBefore = postmaster === undefined ? 0 : treeCpuSeconds(postmaster)
       const clientBefore = process.cpuUsage()
+      const from = micros()
       const run = await runRetries(retries, rest, clients, seconds)
+      windows.push({ fromMicros: from, toMicros: micros() })
       const clientCpu = process.cpuUsage(clientBefore)
       const per = (cpu: number) => (cpu * 1000) / Math.max(1, run.retries)
       const serverCpuMs = per(cpuSeconds(server.pid) - serverBefore)
@@ -166,4 +183,27 @@ runMain(async () => {
     console.log(statementLines(last))
   }
   console.log(`\n1-minute load average: ${startedLoad} at the start, ${loadAverage()} at the end`)
+
+  if (profileDir !== undefined) {
+    await server.stop()
+    const file = (await readdir(profileDir)).find((name) => name.endsWith(".cpuprofile"))
+    const window = windows.at(-1)
+    if (file === undefined || window === undefined) throw new Error("the server wrote no .cpuprofile")
+    const profile = JSON.parse(await readFile(path.join(profileDir, file), "utf8")) as CpuProfile
+    const whole = span(profile)
+    const summary = summarize(
+      profile,
+      {
+        fromMicros: Math.max(window.fromMicros, whole.fromMicros),
+        toMicros: Math.min(window.toMicros, whole.toMicros)
+      },
+      25
+    )
+    const busy = summary.samples / Math.max(1, summary.samples + summary.idleSamples)
+    console.log(`\nserver main thread in the last measured run: busy ${(busy * 100).toFixed(0)}% of the samples`)
+    console.log(shares("self time by category", summary.categories))
+    console.log(shares("inclusive time by module", summary.inclusiveModules))
+    console.log(shares("self time by file", summary.files))
+    console.log(shares("self time by function", summary.selfFunctions))
+  }
 })
