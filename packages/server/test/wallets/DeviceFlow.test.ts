@@ -1,13 +1,19 @@
 import { Signer } from "@payrail/signer"
 import { SoftwareAuthenticator } from "@payrail/wallet-auth/test/helpers/authenticator"
 import { randomBytes } from "node:crypto"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningServer, startServer } from "../ServerProcess.js"
-import { createTemporaryDatabase, type TemporaryDatabase } from "../TemporaryDatabase.js"
-import { newWallet, otpLogin, type Send, sendTo, type Session, sessionIds, signed } from "./WalletDevice.js"
+import { describe, expect, it } from "vitest"
+import { origin, rpId, useDeviceServer } from "./DeviceServer.js"
+import {
+  idToken,
+  newWallet,
+  nonceOf,
+  otpLogin,
+  platformSeconds,
+  type Send,
+  type Session,
+  sessionIds,
+  signed
+} from "./WalletDevice.js"
 
 /*
  * Issue 11's device flow against the reference server started as a user starts it (`payrail serve`, on PostgreSQL
@@ -15,47 +21,8 @@ import { newWallet, otpLogin, type Send, sendTo, type Session, sessionIds, signe
  * The wallet keys are configured, as production requires: the device pins the signer key it was shipped with.
  */
 
-const databaseUrl = process.env.DATABASE_URL
-const rpId = "wallet.example.com"
-const origin = `https://${rpId}`
-const signerKey = Signer.generateKeyPair()
-/** The server's signer public key: no endpoint serves it, so the app is configured with it (as here). */
-const signerPublicKey = signerKey.publicKeyUncompressed
-
-let dataDir = ""
-let database: TemporaryDatabase | undefined
-let environment: Record<string, string> = {}
-let server: RunningServer | undefined
-let send: Send
-let platformId = ""
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "payrail-device-"))
-  if (databaseUrl !== undefined) database = await createTemporaryDatabase(databaseUrl, "device")
-  environment = {
-    PAYRAIL_DATA_DIR: dataDir,
-    ...(database === undefined ? { PAYRAIL_STORAGE: "memory" } : { DATABASE_URL: database.url }),
-    PAYRAIL_WALLET_MASTER_KEY: randomBytes(32).toString("hex"),
-    PAYRAIL_WALLET_SIGNER_KEY: signerKey.privateKey,
-    // 64 racers and a whole flow from one address and token: no request limit in the way.
-    PAYRAIL_TOKEN_REQUESTS_PER_SECOND: "100000",
-    PAYRAIL_TOKEN_REQUEST_BURST: "100000"
-  }
-  server = await startServer(environment)
-  send = sendTo(server)
-  platformId = JSON.parse(await readFile(join(dataDir, "sandbox-credentials.json"), "utf8")).platformId
-  const configured = await send("PATCH", "/config", {
-    embeddedWalletConfig: { appName: "Device test", passkeyRpId: rpId, passkeyOrigins: [origin] }
-  })
-  expect(configured.status).toBe(200)
-  expect(configured.body.embeddedWalletConfig).toMatchObject({ passkeyRpId: rpId, passkeyOrigins: [origin] })
-}, 240_000)
-
-afterAll(async () => {
-  await server?.stop()
-  await database?.drop()
-  if (dataDir !== "") await rm(dataDir, { recursive: true, force: true })
-})
+const app = useDeviceServer("device_flow")
+const send: Send = (...args) => app.send(...args)
 
 const quoteFrom = (source: string, destination: string, amount: number) =>
   send("POST", "/quotes", {
@@ -74,7 +41,7 @@ const payloadOf = (quote: Awaited<ReturnType<Send>>): string => {
 describe("a device flow over a real socket with @payrail/signer", () => {
   it("OTP login, a passkey added and used, wallet quotes executed, refresh, revokes, and the export opened", async () => {
     const wallet = await newWallet(send, "device")
-    const otp = await otpLogin(send, wallet.emailCredentialId, signerPublicKey)
+    const otp = await otpLogin(send, wallet.emailCredentialId, app.signerPublicKey)
     expect(await sessionIds(send, wallet.accountId)).toEqual([otp.id])
 
     // The platform's backend chooses the registration challenge; the authenticator answers it.
@@ -125,7 +92,7 @@ describe("a device flow over a real socket with @payrail/signer", () => {
       "Request-Id": challenge.body.requestId
     })
     expect(missing).toMatchObject({ status: 401, body: { code: "WALLET_SIGNATURE_MISSING" } })
-    const stranger = await otpLogin(send, (await newWallet(send, "stranger")).emailCredentialId, signerPublicKey)
+    const stranger = await otpLogin(send, (await newWallet(send, "stranger")).emailCredentialId, app.signerPublicKey)
     const foreign = await send(
       "POST",
       `/quotes/${first.body.id}/execute`,
@@ -192,13 +159,66 @@ describe("a device flow over a real socket with @payrail/signer", () => {
       return Signer.openExportBundle({
         exportBundle: exported.body.encryptedWalletCredentials,
         privateKey: recipient.privateKey,
-        signerPublicKey,
-        organizationId: platformId
+        signerPublicKey: app.signerPublicKey,
+        organizationId: app.platformId
       })
     }
     const mnemonic = await exportOnce()
     expect(mnemonic.split(" ")).toHaveLength(12)
     expect(mnemonic).toMatch(/^[a-z]+( [a-z]+){11}$/)
     expect(await exportOnce()).toBe(mnemonic)
+  }, 120_000)
+
+  it("adds an OAUTH credential with a sandbox ID token and logs in with it, nonce and iat checked", async () => {
+    const wallet = await newWallet(send, "oauth")
+    const otp = await otpLogin(send, wallet.emailCredentialId, app.signerPublicKey)
+    const subject = `google-${crypto.randomUUID()}`
+    const fresh = async (extra: Readonly<Record<string, unknown>> = {}) => {
+      const now = await platformSeconds(send)
+      return idToken({ sub: subject, email: "kim@example.com", iat: now, exp: now + 600, ...extra })
+    }
+    const added = await signed(
+      send,
+      "POST",
+      "/auth/credentials",
+      { type: "OAUTH", accountId: wallet.accountId, oidcToken: await fresh() },
+      otp
+    )
+    expect(added).toMatchObject({ status: 201, body: { type: "OAUTH" } })
+    const oauthId: string = added.body.id
+    const verify = async (clientPublicKey: string, oidcToken: string) =>
+      send("POST", `/auth/credentials/${oauthId}/verify`, { type: "OAUTH", oidcToken, clientPublicKey })
+
+    const device = Signer.generateKeyPair()
+    const wrongNonce = await verify(
+      device.publicKeyUncompressed,
+      await fresh({ nonce: nonceOf(Signer.generateKeyPair().publicKeyUncompressed) })
+    )
+    expect(wrongNonce).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED", details: { check: "oidc_nonce" } } })
+    const stale = await verify(
+      device.publicKeyUncompressed,
+      await fresh({ nonce: nonceOf(device.publicKeyUncompressed), iat: (await platformSeconds(send)) - 600 })
+    )
+    expect(stale).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED", details: { check: "oidc_iat" } } })
+
+    // The uncompressed key: the service generates the session key and seals it to the device.
+    const verified = await verify(
+      device.publicKeyUncompressed,
+      await fresh({ nonce: nonceOf(device.publicKeyUncompressed) })
+    )
+    expect(verified).toMatchObject({ status: 200, body: { encryptedSessionSigningKey: expect.any(String) } })
+    const sessionKey = await Signer.openSessionKeyBundle({
+      encryptedSessionSigningKey: verified.body.encryptedSessionSigningKey,
+      privateKey: device.privateKey
+    })
+    const oauth: Session = { id: verified.body.id, privateKey: sessionKey.privateKey }
+    const refreshed = await signed(
+      send,
+      "POST",
+      `/auth/sessions/${oauth.id}/refresh`,
+      { clientPublicKey: Signer.generateKeyPair().publicKeyCompressed },
+      oauth
+    )
+    expect(refreshed.status).toBe(201)
   }, 120_000)
 })

@@ -55,10 +55,18 @@ export interface Wallet {
   readonly emailCredentialId: string
 }
 
-/** Creates a customer with an email and finds its embedded wallet, which starts with one EMAIL_OTP credential. */
-export const newWallet = async (send: Send, name: string): Promise<Wallet> => {
+/**
+ * Creates a customer with an email (and `phoneNumber` when given) and finds its embedded wallet, which starts with one
+ * EMAIL_OTP credential.
+ */
+export const newWallet = async (send: Send, name: string, phoneNumber?: string): Promise<Wallet> => {
   const email = `${name}-${crypto.randomUUID().slice(0, 8)}@example.com`
-  const customer = await send("POST", "/customers", { customerType: "INDIVIDUAL", fullName: "Kim Lee", email })
+  const customer = await send("POST", "/customers", {
+    customerType: "INDIVIDUAL",
+    fullName: "Kim Lee",
+    email,
+    ...(phoneNumber === undefined ? {} : { phoneNumber })
+  })
   expect(customer.status).toBe(201)
   const accounts = await send("GET", `/internal-accounts?customerId=${customer.body.id}&type=EMBEDDED_WALLET`)
   expect(accounts.status).toBe(200)
