@@ -1,7 +1,9 @@
 import { Signer } from "@payrail/signer"
+import { SoftwareAuthenticator } from "@payrail/wallet-auth/test/helpers/authenticator"
+import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { startServer } from "../ServerProcess.js"
-import { useDeviceServer } from "./DeviceServer.js"
+import { origin, rpId, useDeviceServer } from "./DeviceServer.js"
 import { type Headers, newWallet, otpLogin, type Send, sendTo, sessionIds, signed } from "./WalletDevice.js"
 
 /*
@@ -90,6 +92,90 @@ describe("a device's refused retries over a real socket", () => {
       "EMAIL_OTP",
       "SMS_OTP"
     ])
+  }, 120_000)
+
+  it("binds each retry to the keys allowed to sign it and to its action; a passkey assertion is used once", async () => {
+    const wallet = await newWallet(send, "bound")
+    const first = await otpLogin(send, wallet.emailCredentialId, app.signerPublicKey)
+    const second = await otpLogin(send, wallet.emailCredentialId, app.signerPublicKey)
+    const theirs = await otpLogin(send, (await newWallet(send, "theirs")).emailCredentialId, app.signerPublicKey)
+    const refused = { status: 401, body: { code: "WALLET_SIGNATURE_INVALID" } }
+
+    // An OTP verify's retry is the TEK's alone, even against another active session of the wallet.
+    const otp = await send("POST", `/auth/credentials/${wallet.emailCredentialId}/challenge`)
+    const otpBody = {
+      type: "EMAIL_OTP",
+      encryptedOtpBundle: await Signer.encryptOtpBundle({
+        otpEncryptionTargetBundle: otp.body.otpEncryptionTargetBundle,
+        otpCode: "000000",
+        publicKey: Signer.generateKeyPair().publicKeyCompressed,
+        signerPublicKey: app.signerPublicKey
+      })
+    }
+    expect(
+      await signed(send, "POST", `/auth/credentials/${wallet.emailCredentialId}/verify`, otpBody, first)
+    ).toMatchObject(refused)
+    // A session is refreshed by itself only; a wallet's session is revoked by that wallet's sessions only.
+    const refresh = { clientPublicKey: Signer.generateKeyPair().publicKeyCompressed }
+    expect(await signed(send, "POST", `/auth/sessions/${first.id}/refresh`, refresh, second)).toMatchObject(refused)
+    expect(await signed(send, "DELETE", `/auth/sessions/${first.id}`, undefined, theirs)).toMatchObject(refused)
+    // A Request-Id answers the action it was issued for.
+    const issued = await send("POST", `/auth/sessions/${first.id}/refresh`, refresh)
+    const moved = await send(
+      "DELETE",
+      `/auth/sessions/${second.id}`,
+      undefined,
+      Signer.signRetry({ challenge: issued.body, privateKey: first.privateKey })
+    )
+    expect(moved).toMatchObject({
+      status: 401,
+      body: { code: "UNAUTHORIZED", details: { check: "request_for_other_action" } }
+    })
+    expect(await sessionIds(send, wallet.accountId)).toEqual(expect.arrayContaining([first.id, second.id]))
+    // An export is sealed to an uncompressed key only.
+    const compressed = await send("POST", `/internal-accounts/${wallet.accountId}/export`, refresh)
+    expect(compressed).toMatchObject({ status: 400, body: { code: "INVALID_INPUT" } })
+
+    // A passkey login: without its Request-Id, replayed, or an old assertion for a new challenge.
+    const authenticator = new SoftwareAuthenticator()
+    const registration = randomBytes(32).toString("base64url")
+    const added = await signed(
+      send,
+      "POST",
+      "/auth/credentials",
+      {
+        type: "PASSKEY",
+        accountId: wallet.accountId,
+        challenge: registration,
+        nickname: "laptop",
+        attestation: authenticator.register({ challenge: registration, origin, rpId })
+      },
+      first
+    )
+    expect(added.status).toBe(201)
+    const verifyPath = `/auth/credentials/${added.body.id}/verify`
+    const challengeOf = async () =>
+      (
+        await send("POST", `/auth/credentials/${added.body.id}/challenge`, {
+          clientPublicKey: Signer.generateKeyPair().publicKeyCompressed
+        })
+      ).body
+    const login = await challengeOf()
+    const assertion = { type: "PASSKEY", assertion: authenticator.assert({ challenge: login.challenge, origin, rpId }) }
+    expect(await send("POST", verifyPath, assertion)).toMatchObject({
+      status: 401,
+      body: { code: "REQUEST_ID_MISSING" }
+    })
+    expect((await send("POST", verifyPath, assertion, { "Request-Id": login.requestId })).status).toBe(200)
+    expect(await send("POST", verifyPath, assertion, { "Request-Id": login.requestId })).toMatchObject({
+      status: 401,
+      body: { code: "REQUEST_ID_REUSED" }
+    })
+    const again = await challengeOf()
+    expect(await send("POST", verifyPath, assertion, { "Request-Id": again.requestId })).toMatchObject({
+      status: 401,
+      body: { code: "UNAUTHORIZED", details: { check: expect.stringMatching(/^passkey_/) } }
+    })
   }, 120_000)
 
   it("refuses a challenge answered after 5 minutes, and a session past 15 minutes (sandbox clock)", async () => {
