@@ -108,6 +108,11 @@ describe("a device flow over a real socket with @payrail/signer", () => {
     )
     expect(executed).toMatchObject({ status: 200, body: { id: first.body.id } })
     expect(executed.body.status).not.toBe("PENDING")
+    // Executed: a new unsigned execute is refused at once, with no challenge to sign.
+    expect(await send("POST", `/quotes/${first.body.id}/execute`)).toMatchObject({
+      status: 409,
+      body: { code: "INVALID_STATE_TRANSITION" }
+    })
 
     // Another quote, executed with the stamp alone (no Request-Id); another wallet's stamp is refused first.
     const second = await quoteFrom(wallet.accountId, payee.accountId, 5_000)

@@ -185,7 +185,22 @@ describe("a device's refused retries over a real socket", () => {
     const challenge = await send("POST", `/auth/sessions/${session.id}/refresh`, refresh)
     expect(challenge.status).toBe(202)
     const headers = Signer.signRetry({ challenge: challenge.body, privateKey: session.privateKey })
+    expect((await send("POST", `/sandbox/internal-accounts/${wallet.accountId}/fund`, { amount: 1_000 })).status).toBe(
+      200
+    )
+    const quote = await send("POST", "/quotes", {
+      source: { sourceType: "ACCOUNT", accountId: wallet.accountId },
+      destination: { destinationType: "ACCOUNT", accountId: (await newWallet(send, "expiry-payee")).accountId },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 500
+    })
+    expect(quote.status).toBe(201)
     expect((await send("POST", "/sandbox/clock/advance", { seconds: 301 })).status).toBe(200)
+    // A lapsed wallet quote is refused on the first call: no challenge for the device to sign in vain.
+    expect(await send("POST", `/quotes/${quote.body.id}/execute`)).toMatchObject({
+      status: 400,
+      body: { code: "QUOTE_EXPIRED" }
+    })
     const late = await send("POST", `/auth/sessions/${session.id}/refresh`, refresh, headers)
     expect(late).toMatchObject({ status: 401, body: { code: "UNAUTHORIZED", details: { check: "request_expired" } } })
     expect(await sessionIds(send, wallet.accountId)).toEqual([session.id])
