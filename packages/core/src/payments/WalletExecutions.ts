@@ -3,6 +3,7 @@ import type { InternalAccount } from "../accounts/index.js"
 import { type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { AuthSessionRepo, SignedRetry, WalletErrors, WalletSignatures, WalletStep } from "../wallets/index.js"
+import { QuoteExpired, QuoteTransitionRefused } from "./PaymentErrors.js"
 import type { Quote, QuoteId } from "./Quote.js"
 import { Quotes } from "./Quotes.js"
 import * as WalletPayload from "./WalletPayload.js"
@@ -14,7 +15,8 @@ type ExecuteError = Effect.Effect.Error<ReturnType<QuotesService["execute"]>>
  * `POST /quotes/{id}/execute` with the wallet headers. A quote funded by an embedded wallet executes only with a
  * stamp over its `payloadToSign` by an active session of that wallet, given either way the spec and the reference
  * allow: as a signed retry (the first call answers a 202 challenge whose `payloadToSign` is the quote's; the retry
- * carries the stamp and its `Request-Id`, consumed in the execution's unit of work), or directly (the stamp alone,
+ * carries the stamp and its `Request-Id`, consumed in the execution's unit of work; a quote that can no longer execute
+ * is refused on the first call, with no challenge), or directly (the stamp alone,
  * as the reference's clients send it: the quote's own compare-and-set makes the execution single use). Other
  * quotes ignore the wallet headers.
  */
@@ -52,6 +54,16 @@ export const layer = Layer.effect(
       const accountId = wallet.value.accountId as InternalAccount.InternalAccountId
       const action = { accountId, operation: "EXECUTE_QUOTE", targetId: quote.id, body: undefined } as const
       if (!SignedRetry.isRetry(headers)) {
+        // A challenge only for a quote that can still execute: a finished or lapsed quote is refused as its execute
+        // would be, rather than after the device has signed.
+        const now = yield* DateTime.now
+        if (
+          quote.status === "EXPIRED" ||
+          (quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt))
+        ) {
+          return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
+        }
+        if (quote.status !== "PENDING") return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
         const request = yield* retry.issue(platform.id, action, { payloadToSign: () => wallet.value.payloadToSign })
         return WalletStep.Challenge({ request })
       }
