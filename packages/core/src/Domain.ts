@@ -26,6 +26,7 @@ import {
   SignedRetry,
   WalletExports,
   type WalletKeys,
+  WalletPrivacy,
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
@@ -57,6 +58,7 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletPrivacy.WalletPrivacy
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
 
@@ -72,8 +74,17 @@ export type WalletPorts =
   | Passkeys.Passkeys
   | OtpDelivery.OtpDelivery
 
-/** The embedded wallet use cases (credentials, logins, sessions, export); they share the domain's `SignedRetry`. */
-export const walletLayer = Layer.mergeAll(Credentials.layer, Logins.layer, WalletSessions.layer, WalletExports.layer)
+/**
+ * The embedded wallet use cases (credentials, logins, sessions, export, privacy); they share the domain's
+ * `SignedRetry`.
+ */
+export const walletLayer = Layer.mergeAll(
+  Credentials.layer,
+  Logins.layer,
+  WalletSessions.layer,
+  WalletExports.layer,
+  WalletPrivacy.layer
+)
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name

@@ -24,6 +24,7 @@ import type {
   Credentials,
   Logins,
   WalletExports,
+  WalletPrivacy,
   WalletSessions
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
@@ -75,6 +76,7 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletPrivacy.WalletPrivacy
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
