@@ -17,6 +17,7 @@ import {
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 import {
+  CustomerEmailSync,
   Credentials,
   Logins,
   type OidcTokens,
@@ -59,6 +60,7 @@ export type Services =
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
 
@@ -75,15 +77,16 @@ export type WalletPorts =
   | OtpDelivery.OtpDelivery
 
 /**
- * The embedded wallet use cases (credentials, logins, sessions, export, privacy); they share the domain's
- * `SignedRetry`.
+ * The embedded wallet use cases (credentials, logins, sessions, export, privacy, the customer email its `EMAIL_OTP`
+ * credentials follow); they share the domain's `SignedRetry`, and the email sync wraps `Customers`.
  */
 export const walletLayer = Layer.mergeAll(
   Credentials.layer,
   Logins.layer,
   WalletSessions.layer,
   WalletExports.layer,
-  WalletPrivacy.layer
+  WalletPrivacy.layer,
+  CustomerEmailSync.layer
 )
 
 /**
@@ -98,7 +101,6 @@ export const walletLayer = Layer.mergeAll(
  */
 export const layer = Layer.mergeAll(
   Authentication.layer,
-  Customers.layer,
   ExternalAccounts.layer,
   SandboxFunding.layer,
   WebhookSecrets.layer,
@@ -112,7 +114,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
-  walletLayer
+  walletLayer.pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

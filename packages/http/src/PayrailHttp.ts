@@ -25,7 +25,8 @@ import type {
   Logins,
   WalletExports,
   WalletPrivacy,
-  WalletSessions
+  WalletSessions,
+  CustomerEmailSync
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -77,6 +78,7 @@ export type Services =
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | CustomerEmailSync.CustomerEmailSync
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
