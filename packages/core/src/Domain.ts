@@ -17,6 +17,7 @@ import {
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 import {
+  CustomerEmailSync,
   Credentials,
   Logins,
   type OidcTokens,
@@ -26,6 +27,7 @@ import {
   SignedRetry,
   WalletExports,
   type WalletKeys,
+  WalletPrivacy,
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
@@ -57,6 +59,8 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletPrivacy.WalletPrivacy
+  | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
 
@@ -72,8 +76,18 @@ export type WalletPorts =
   | Passkeys.Passkeys
   | OtpDelivery.OtpDelivery
 
-/** The embedded wallet use cases (credentials, logins, sessions, export); they share the domain's `SignedRetry`. */
-export const walletLayer = Layer.mergeAll(Credentials.layer, Logins.layer, WalletSessions.layer, WalletExports.layer)
+/**
+ * The embedded wallet use cases (credentials, logins, sessions, export, privacy, the customer email its `EMAIL_OTP`
+ * credentials follow); they share the domain's `SignedRetry`, and the email sync wraps `Customers`.
+ */
+export const walletLayer = Layer.mergeAll(
+  Credentials.layer,
+  Logins.layer,
+  WalletSessions.layer,
+  WalletExports.layer,
+  WalletPrivacy.layer,
+  CustomerEmailSync.layer
+)
 
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
@@ -87,7 +101,6 @@ export const walletLayer = Layer.mergeAll(Credentials.layer, Logins.layer, Walle
  */
 export const layer = Layer.mergeAll(
   Authentication.layer,
-  Customers.layer,
   ExternalAccounts.layer,
   SandboxFunding.layer,
   WebhookSecrets.layer,
@@ -101,7 +114,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
-  walletLayer
+  walletLayer.pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

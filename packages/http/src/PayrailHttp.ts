@@ -24,7 +24,9 @@ import type {
   Credentials,
   Logins,
   WalletExports,
-  WalletSessions
+  WalletPrivacy,
+  WalletSessions,
+  CustomerEmailSync
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -75,6 +77,8 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletPrivacy.WalletPrivacy
+  | CustomerEmailSync.CustomerEmailSync
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"

@@ -78,6 +78,7 @@ const exerciseTypedClient = (baseUrl: string, auth: string) =>
     const listed = yield* client.customers.list({ urlParams: { limit: 10 } })
     const updated = yield* client.customers.update({
       path: { customerId: created.id },
+      headers: {},
       payload: Schema.decodeUnknownSync(CustomerRequest.UpdateIndividualCustomer)({
         customerType: "INDIVIDUAL",
         fullName: "Ada King"

@@ -122,6 +122,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           yield* count("internalAccounts.insertAll of none", internalAccounts.insertAll(platform.id, []))
           yield* count("internalAccounts.findById", internalAccounts.findById(platform.id, wallet.id))
           yield* count("internalAccounts.list", internalAccounts.list(platform.id, { owner: "customers" }, firstPage))
+          yield* count(
+            "internalAccounts.setPrivateEnabled",
+            internalAccounts.setPrivateEnabled(platform.id, wallet.id, true, Fixtures.at(1))
+          )
 
           const authMethods = yield* AuthMethodRepo.AuthMethodRepo
           yield* count("authMethods.insert", authMethods.insert(platform.id, AccountFixtures.authMethod(wallet.id, 0)))
@@ -272,6 +276,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "internalAccounts.insertAll of none": 0,
             "internalAccounts.findById": 1,
             "internalAccounts.list": 2,
+            "internalAccounts.setPrivateEnabled": 1,
             "authMethods.insert": 1,
             "authMethods.listByAccount": 1,
             "authMethods.insertAll": 1,

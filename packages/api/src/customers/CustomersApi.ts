@@ -3,6 +3,12 @@ import { Schema } from "effect"
 import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
+/* eslint-disable no-restricted-imports -- the wallets index would be an import cycle (its endpoint group imports
+   accounts, which import customers); these three modules import neither. */
+import * as WalletErrorBodies from "../wallets/WalletErrorBodies.js"
+import * as WalletHeaders from "../wallets/WalletHeaders.js"
+import * as WalletShapes from "../wallets/WalletShapes.js"
+/* eslint-enable no-restricted-imports */
 
 const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
@@ -73,10 +79,19 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.patch("update", "/customers/:customerId")
       .setPath(CustomerPath)
+      .setHeaders(WalletHeaders.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CustomerRequest.UpdateCustomerRequest))
       .addSuccess(Customer.Customer)
+      .addSuccess(WalletShapes.SignedRequestChallenge, { status: 202 })
+      .addError(WalletErrorBodies.SignedRetryRefusedBody)
+      .addError(WalletErrorBodies.EmailOtpEmailAlreadyExistsBody)
+      .addError(WalletErrorBodies.EmailOtpCredentialSetChangedBody)
       .addError(CustomerNotFoundBody)
       .annotate(OpenApi.Summary, "Update a customer")
+      .annotate(
+        OpenApi.Description,
+        "Given fields replace the stored ones; `customerType` must match. Changing the `email` of a customer whose embedded wallet has an `EMAIL_OTP` credential is a signed retry (the first request answers 202 with a challenge; stamp its `payloadToSign` with an active session of that wallet and re-send the same request with `Service-Wallet-Signature` and `Request-Id`): the customer and every such credential take the new email together, or nothing changes. 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS` when another customer's `EMAIL_OTP` credential on the platform has that email. Other updates ignore the wallet headers."
+      )
   )
   .addError(PermissionDeniedBody)
   .middleware(Authentication.Authentication)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AuthMethod, AuthSession, CredentialRequest, InternalAccount } from "@payrail/core"
+import { AuthMethod, AuthSession, CredentialRequest, InternalAccount, WalletPrivacy } from "@payrail/core"
 import { InternalAccountsApi } from "../accounts/index.js"
 import { FieldErrorReport } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
@@ -23,7 +23,7 @@ const signedRetry =
 
 /**
  * Embedded wallet authentication: credentials (add, list, OTP or passkey challenge, verify, revoke), sessions
- * (list, refresh, revoke) and the wallet export. Writes that act on a wallet with a credential go through the
+ * (list, refresh, revoke), the wallet export and its privacy setting. Writes that act on a wallet with a credential go through the
  * signed retry (202 challenge, then the retry stamped by a session key); their 401s each have their own code.
  */
 export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
@@ -145,6 +145,21 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
       .annotate(
         OpenApi.Description,
         `\`{clientPublicKey}\` (uncompressed, fresh each time) on both legs; the retry's answer is the only copy. ${signedRetry}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("updateWallet", "/internal-accounts/:accountId")
+      .setPath(AccountPath)
+      .setHeaders(WalletRequestHeaders)
+      .setPayload(reportFieldErrors(WalletPrivacy.UpdateWalletRequest))
+      .addSuccess(InternalAccount.InternalAccountView)
+      .addSuccess(Shapes.SignedRequestChallenge, { status: 202 })
+      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(InternalAccountsApi.InternalAccountNotFoundBody)
+      .annotate(OpenApi.Summary, "Change an embedded wallet's privacy (`privateEnabled`)")
+      .annotate(
+        OpenApi.Description,
+        `\`{privateEnabled}\` on both legs (the retry's body must match); the retry answers the account as \`GET /internal-accounts/{id}\` shows it. Another account type is refused with 400. ${signedRetry}`
       )
   )
   .addError(Authentication.PermissionDeniedBody)

@@ -69,6 +69,19 @@ export const AuthSessionNotFoundBody = wire(
 /** 500 `INTERNAL_ERROR`: the one-time code could not be sent. */
 export const OtpDeliveryFailedBody = wire(OtpDelivery.OtpDeliveryFailed, 500, "The one-time code could not be sent")
 
+/** 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS`: another customer's `EMAIL_OTP` credential on the platform has the email. */
+export const EmailOtpEmailAlreadyExistsBody = wire(
+  WalletErrors.EmailOtpEmailAlreadyExists,
+  409,
+  "Another customer's EMAIL_OTP credential already uses this email"
+)
+/** 409 `EMAIL_OTP_CREDENTIAL_SET_CHANGED`: the customer's `EMAIL_OTP` credentials changed during the signed change. */
+export const EmailOtpCredentialSetChangedBody = wire(
+  WalletErrors.EmailOtpCredentialSetChanged,
+  409,
+  "The customer's EMAIL_OTP credentials changed during the signed email change; nothing changed"
+)
+
 /** The 401s of a signed retry, each with its own code (each listed in the document). */
 export const SignedRetryRefusedBody = Schema.Union(
   WalletSignatureMissingBody,

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { InternalAccount, InternalAccountId, InternalAccountType } from "./InternalAccount.js"
 import type { Customer } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
@@ -38,5 +38,16 @@ export class InternalAccountRepo extends Context.Tag("@payrail/core/InternalAcco
       filter: InternalAccountFilter,
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<InternalAccount>, StoreFailure.StoreFailure>
+    /**
+     * Sets an `EMBEDDED_WALLET`'s `privateEnabled` and `updatedAt` in one guarded write (only an embedded wallet of
+     * this platform changes): the updated record, or none when the platform has no such wallet. Joins the caller's
+     * unit of work.
+     */
+    readonly setPrivateEnabled: (
+      platformId: Platform.PlatformId,
+      id: InternalAccountId,
+      privateEnabled: boolean,
+      at: DateTime.Utc
+    ) => Effect.Effect<Option.Option<InternalAccount>, StoreFailure.StoreFailure>
   }
 >() {}

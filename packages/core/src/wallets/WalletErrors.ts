@@ -195,3 +195,33 @@ export class AuthSessionNotFound extends Schema.TaggedError<AuthSessionNotFound>
     return new AuthSessionNotFound({ reason: "Session not found, expired or revoked", details: { sessionId } })
   }
 }
+
+/**
+ * A customer email change that would give this email to a second `EMAIL_OTP` credential on the platform: another
+ * customer's wallet credential has it already. Code `EMAIL_OTP_EMAIL_ALREADY_EXISTS` (409); nothing changes.
+ */
+export class EmailOtpEmailAlreadyExists extends Schema.TaggedError<EmailOtpEmailAlreadyExists>()(
+  "EmailOtpEmailAlreadyExists",
+  { code: Schema.tag("EMAIL_OTP_EMAIL_ALREADY_EXISTS"), reason: Schema.String }
+) {
+  static of(): EmailOtpEmailAlreadyExists {
+    return new EmailOtpEmailAlreadyExists({
+      reason: "Another customer's EMAIL_OTP credential on this platform already uses this email"
+    })
+  }
+}
+
+/**
+ * The customer's `EMAIL_OTP` credentials changed while its email change was being signed (one was revoked, or the
+ * last one went). Code `EMAIL_OTP_CREDENTIAL_SET_CHANGED` (409); nothing changes: start the change again.
+ */
+export class EmailOtpCredentialSetChanged extends Schema.TaggedError<EmailOtpCredentialSetChanged>()(
+  "EmailOtpCredentialSetChanged",
+  { code: Schema.tag("EMAIL_OTP_CREDENTIAL_SET_CHANGED"), reason: Schema.String }
+) {
+  static of(): EmailOtpCredentialSetChanged {
+    return new EmailOtpCredentialSetChanged({
+      reason: "The customer's EMAIL_OTP credentials changed during the signed email change; send it again"
+    })
+  }
+}

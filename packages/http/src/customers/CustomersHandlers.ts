@@ -1,17 +1,21 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
-import { Caller, Customers } from "@payrail/core"
-import { type Authentication, PayrailApi } from "@payrail/api"
+import { Caller, CustomerEmailSync, Customers, WalletStep } from "@payrail/core"
+import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
-/** Handlers of the customers group: check the permission, call the use case, return its result. */
+/**
+ * Handlers of the customers group: check the permission, call the use case, return its result (an update tied to
+ * `EMAIL_OTP` credentials answers its signed-retry challenge first).
+ */
 export const layer: Layer.Layer<
   HttpApiGroup.ApiGroup<"payrail", "customers">,
   never,
-  Customers.Customers | Authentication.Authentication
+  Customers.Customers | CustomerEmailSync.CustomerEmailSync | Authentication.Authentication
 > = HttpApiBuilder.group(PayrailApi.PayrailApi, "customers", (handlers) =>
   Effect.gen(function* () {
     const customers = yield* Customers.Customers
+    const emailSync = yield* CustomerEmailSync.CustomerEmailSync
     return handlers
       .handle("create", ({ payload }) =>
         Effect.flatMap(Caller.require("MANAGE"), (caller) => customers.create(caller.platform, payload))
@@ -25,9 +29,21 @@ export const layer: Layer.Layer<
           return yield* customers.list(caller.platform, filter, yield* pageRequest(limit, cursor))
         })
       )
-      .handle("update", ({ path, payload }) =>
+      .handle("update", ({ headers, path, payload, request }) =>
         Effect.flatMap(Caller.require("MANAGE"), (caller) =>
-          customers.update(caller.platform, path.customerId, payload)
+          emailSync.update(
+            caller.platform,
+            path.customerId,
+            payload,
+            WalletHeaders.toWalletHeaders(headers, request.headers)
+          )
+        ).pipe(
+          Effect.map(
+            WalletStep.match({
+              Challenge: ({ request: challenge }) => WalletShapes.untypedChallenge(challenge),
+              Done: ({ value }) => value
+            })
+          )
         )
       )
   })

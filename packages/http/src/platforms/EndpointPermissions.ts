@@ -57,7 +57,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     listSessions: "VIEW",
     refreshSession: "MANAGE",
     revokeSession: "MANAGE",
-    exportWallet: "MANAGE"
+    exportWallet: "MANAGE",
+    updateWallet: "MANAGE"
   }
 }
 

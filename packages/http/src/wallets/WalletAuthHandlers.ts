@@ -1,6 +1,6 @@
 import { HttpApiBuilder, type HttpApiGroup, HttpServerResponse } from "@effect/platform"
 import { Effect, type Layer } from "effect"
-import { Caller, Credentials, Logins, WalletExports, WalletSessions, WalletStep } from "@payrail/core"
+import { Caller, Credentials, Logins, WalletExports, WalletPrivacy, WalletSessions, WalletStep } from "@payrail/core"
 import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
 
 const { toWalletHeaders } = WalletHeaders
@@ -18,6 +18,7 @@ export type Services =
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
+  | WalletPrivacy.WalletPrivacy
   | Authentication.Authentication
 
 /**
@@ -34,6 +35,7 @@ export const layer: Layer.Layer<HttpApiGroup.ApiGroup<"payrail", "walletAuth">, 
       const logins = yield* Logins.Logins
       const sessions = yield* WalletSessions.WalletSessions
       const exports = yield* WalletExports.WalletExports
+      const privacy = yield* WalletPrivacy.WalletPrivacy
       return handlers
         .handle("createCredential", ({ headers, payload, request }) =>
           Effect.flatMap(Caller.require("MANAGE"), (caller) =>
@@ -108,6 +110,18 @@ export const layer: Layer.Layer<HttpApiGroup.ApiGroup<"payrail", "walletAuth">, 
               WalletStep.match({
                 Challenge: ({ request }) => untypedChallenge(request),
                 Done: ({ value }) => WalletShapes.exportedWalletView(value)
+              })
+            )
+          )
+        )
+        .handle("updateWallet", ({ headers, path, payload, request }) =>
+          Effect.flatMap(Caller.require("MANAGE"), (caller) =>
+            privacy.update(caller.platform, path.accountId, payload, toWalletHeaders(headers, request.headers))
+          ).pipe(
+            Effect.map(
+              WalletStep.match({
+                Challenge: ({ request }) => untypedChallenge(request),
+                Done: ({ value }) => value
               })
             )
           )

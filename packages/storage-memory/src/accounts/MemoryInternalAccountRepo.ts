@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { type InternalAccount, InternalAccountRepo, Page } from "@payrail/core"
+import { InternalAccount, InternalAccountRepo, Page } from "@payrail/core"
 import { MemoryState, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row {
@@ -54,6 +54,15 @@ export const layer: Layer.Layer<InternalAccountRepo.InternalAccountRepo, never, 
             ? matching.filter((account) => Page.isAfter(keyOf(account), after.value))
             : matching
           return Page.fromOverfetch(rest.slice(0, page.limit + 1), page, keyOf, matching.length)
+        }),
+      setPrivateEnabled: (platformId, id, privateEnabled, at) =>
+        state.write((): readonly [Option.Option<InternalAccount.InternalAccount>, () => void] => {
+          const row = rows.get(id)
+          if (row === undefined || row.platformId !== platformId || row.account.type !== "EMBEDDED_WALLET") {
+            return [Option.none(), () => {}]
+          }
+          const account = new InternalAccount.InternalAccount({ ...row.account, privateEnabled, updatedAt: at })
+          return [Option.some(account), setEntry(rows, id, { platformId, account })]
         })
     }
   })

@@ -31,6 +31,7 @@ const keyOf = (account: InternalAccount.InternalAccount): Page.Cursor => ({
  * order), `owner: "customers"` selecting accounts with a `customerId` and `"platform"` those without; its
  * `totalCount` counts the matching accounts (a handful per customer, so counting them is cheap). Records are
  * decoded with the core schema on every read; a row that does not decode fails as `StoreFailure`.
+ * `setPrivateEnabled` is one guarded `UPDATE … RETURNING` of the record (`jsonb` merge), only on an embedded wallet.
  */
 export const make: Effect.Effect<
   Context.Tag.Service<InternalAccountRepo.InternalAccountRepo>,
@@ -92,6 +93,21 @@ export const make: Effect.Effect<
     execute: (request) => sql`SELECT count(*)::int AS count FROM internal_accounts WHERE ${sql.and(matching(request))}`
   })
 
+  const setPrivateEnabled = SqlSchema.findOne({
+    Request: Schema.Struct({
+      platformId: Platform.PlatformId,
+      id: InternalAccount.InternalAccountId,
+      privateEnabled: Schema.Boolean,
+      at: Schema.DateTimeUtc
+    }),
+    Result: record(InternalAccount.InternalAccount),
+    execute: ({ platformId, id, privateEnabled, at }) =>
+      sql`UPDATE internal_accounts
+        SET record = record || jsonb_build_object('privateEnabled', ${privateEnabled ? "true" : "false"}::boolean, 'updatedAt', ${at}::text)
+        WHERE platform_id = ${platformId} AND id = ${id} AND type = 'EMBEDDED_WALLET'
+        RETURNING record`
+  })
+
   return InternalAccountRepo.InternalAccountRepo.of({
     insert: (platformId, account) =>
       insert({ platformId, accounts: [account] }).pipe(
@@ -112,6 +128,11 @@ export const make: Effect.Effect<
       }).pipe(
         Effect.map(([accounts, totalCount]) => Page.fromOverfetch(accounts, page, keyOf, totalCount)),
         Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.list"))
+      ),
+
+    setPrivateEnabled: (platformId, id, privateEnabled, at) =>
+      setPrivateEnabled({ platformId, id, privateEnabled, at }).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.setPrivateEnabled"))
       )
   })
 })

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { AuthMethodRepo, type InternalAccount, InternalAccountRepo, Page } from "@payrail/core"
+import { AuthMethodRepo, InternalAccount, InternalAccountRepo, Page, UnitOfWork } from "@payrail/core"
 import * as AccountFixtures from "./AccountFixtures.js"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
@@ -133,6 +133,34 @@ export const register = (it: Methods) => {
       yield* methods.insertAll(platform.id, [])
       yield* methods.insertAll(platform.id, credentials)
       expect(yield* methods.listByAccount(platform.id, wallet.id)).toEqual(credentials)
+    })
+  )
+
+  it.effect("sets privateEnabled on an embedded wallet of its platform only, inside a unit of work", () =>
+    Effect.gen(function* () {
+      const repo = yield* InternalAccountRepo.InternalAccountRepo
+      const unitOfWork = yield* UnitOfWork.UnitOfWork
+      const mine = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const customerId = AccountFixtures.customerId()
+      const wallet = AccountFixtures.internalAccount({ customerId, type: "EMBEDDED_WALLET", currency: "USDC" })
+      const fiat = AccountFixtures.internalAccount({ customerId })
+      yield* repo.insertAll(mine.id, [wallet, fiat])
+      const at = Fixtures.at(60_000)
+      const updated = yield* repo.setPrivateEnabled(mine.id, wallet.id, true, at)
+      expect(updated).toEqual(
+        Option.some(new InternalAccount.InternalAccount({ ...wallet, privateEnabled: true, updatedAt: at }))
+      )
+      expect(yield* repo.findById(mine.id, wallet.id)).toEqual(updated)
+      expect(yield* repo.setPrivateEnabled(other.id, wallet.id, false, at)).toEqual(Option.none())
+      expect(yield* repo.setPrivateEnabled(mine.id, fiat.id, true, at)).toEqual(Option.none())
+      expect(yield* repo.findById(mine.id, fiat.id)).toEqual(Option.some(fiat))
+      // A unit of work that fails after the write leaves the wallet as it was.
+      const failed = yield* unitOfWork
+        .transaction(Effect.zipRight(repo.setPrivateEnabled(mine.id, wallet.id, false, at), Effect.fail("rolled back")))
+        .pipe(Effect.flip)
+      expect(failed).toBe("rolled back")
+      expect(yield* repo.findById(mine.id, wallet.id)).toEqual(updated)
     })
   )
 
