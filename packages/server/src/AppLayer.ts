@@ -6,6 +6,7 @@ import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as WalletSetup from "./WalletSetup.js"
+import type { WalletAuth } from "@payrail/wallet-auth"
 import * as NodeWebhookSigner from "./webhooks/NodeWebhookSigner.js"
 import * as NodeWebhookTransport from "./webhooks/NodeWebhookTransport.js"
 
@@ -58,12 +59,12 @@ export const describeStorage = (settings: ServerConfig): string => {
 export const make = (
   settings: ServerConfig,
   owner = "payrail"
-): Layer.Layer<Domain.Services | Storage.Services, Errors.StoreFailure> =>
+): Layer.Layer<Domain.Services | Storage.Services | WalletAuth.SignerPublicKey, Errors.StoreFailure> =>
   Domain.layer.pipe(
     Layer.provideMerge(storage(settings, owner)),
     Layer.provide(WalletSetup.otpDelivery),
     Layer.provide(Sandbox.layer),
-    Layer.provide(WalletSetup.walletAuth(settings)),
+    Layer.provideMerge(WalletSetup.walletAuth(settings)),
     Layer.provide(Ids.layer),
     Layer.provide(NodeWebhookTransport.layer()),
     Layer.provide(NodeWebhookSigner.layer),

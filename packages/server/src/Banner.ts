@@ -13,6 +13,8 @@ const row = (label: string, value: string, indent = 2): string =>
 export interface BannerInput {
   readonly baseUrl: string
   readonly storage: string
+  /** The wallet signer's public key (uncompressed hex): what clients pin to check OTP target and export bundles. */
+  readonly walletSignerPublicKey: string
   readonly bootstrap: Option.Option<BootstrapOutcome>
 }
 
@@ -30,7 +32,8 @@ export const render = (input: BannerInput): string => {
       "API reference",
       `${input.baseUrl}${PayrailHttp.docsPath}  (OpenAPI: ${input.baseUrl}${PayrailHttp.openApiPath})`
     ),
-    row("Storage", input.storage)
+    row("Storage", input.storage),
+    row("Wallet signer", input.walletSignerPublicKey)
   ]
   if (Option.isSome(input.bootstrap)) {
     const outcome = input.bootstrap.value

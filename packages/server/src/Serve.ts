@@ -7,6 +7,7 @@ import type { JobHandler } from "@payrail/core"
 import { PayrailHttp, SourceAddress } from "@payrail/http"
 import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
+import { WalletAuth } from "@payrail/wallet-auth"
 import * as Banner from "./Banner.js"
 import * as Bootstrap from "./Bootstrap.js"
 import * as BoundedBody from "./BoundedBody.js"
@@ -46,7 +47,13 @@ export const layer = (
       const bootstrap = settings.bootstrap
         ? Option.some(yield* Bootstrap.ensureSandboxPlatform(settings.dataDir))
         : Option.none()
-      yield* Banner.print({ baseUrl: baseUrl(settings), storage: AppLayer.describeStorage(settings), bootstrap })
+      const signer = yield* WalletAuth.SignerPublicKey
+      yield* Banner.print({
+        baseUrl: baseUrl(settings),
+        storage: AppLayer.describeStorage(settings),
+        walletSignerPublicKey: signer.uncompressedHex,
+        bootstrap
+      })
     })
   )
   // Built in this order: storage and domain, the listening server, then the banner and the drain; released in

@@ -111,6 +111,7 @@ describe("start-up banner", () => {
         "API base URL",
         "API reference",
         "Storage",
+        "Wallet signer",
         "Sandbox platform",
         "client id",
         "client secret",
@@ -118,6 +119,8 @@ describe("start-up banner", () => {
         "kept in"
       ])
       expect(banner.find((line) => line.includes("webhook secret"))).toMatch(/ whsec_[A-Za-z0-9+/]{43}= /)
+      // The wallet signer's public key, for clients to pin (never the private key).
+      expect(banner.find((line) => line.includes("Wallet signer"))).toMatch(/ 04[0-9a-f]{128}$/)
       for (const line of labelled) {
         expect(line.charAt(Banner.valueColumn - 1)).toBe(" ")
         expect(line.charAt(Banner.valueColumn)).not.toBe(" ")

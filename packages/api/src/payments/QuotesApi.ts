@@ -116,7 +116,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
       .annotate(OpenApi.Summary, "Execute a quote")
       .annotate(
         OpenApi.Description,
-        "Takes the source amount (reserved in the ledger) and starts the payment: the quote is `PROCESSING`, and its transaction's webhooks follow as it settles. A second execute is refused with 409, an expired quote with `QUOTE_EXPIRED`. A quote funded by an `EMBEDDED_WALLET` executes only with a `Service-Wallet-Signature` over its `paymentInstructions[].accountOrWalletInfo.payloadToSign` by an active session of that wallet: sent directly, or as a signed retry (without the header the answer is a 202 challenge carrying the same `payloadToSign`; retry with the stamp and its `Request-Id`). Other quotes ignore the wallet headers."
+        "Takes the source amount (reserved in the ledger) and starts the payment: the quote is `PROCESSING`, and its transaction's webhooks follow as it settles. A second execute is refused with 409, an expired quote with `QUOTE_EXPIRED`. A quote funded by an `EMBEDDED_WALLET` executes only with a `Service-Wallet-Signature` over its `paymentInstructions[].accountOrWalletInfo.payloadToSign` by an active session of that wallet: sent directly, or as a signed retry (without the header the answer is a 202 challenge carrying the same `payloadToSign`, unless the quote can no longer execute: then 409 or `QUOTE_EXPIRED` at once; retry with the stamp and its `Request-Id`). Other quotes ignore the wallet headers."
       )
   )
   .addError(Authentication.PermissionDeniedBody)
