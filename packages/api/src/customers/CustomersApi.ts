@@ -1,18 +1,33 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CountryCode, Customer, CustomerFields, CustomerRequest, Errors, FieldFormat } from "@payrail/core"
-import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import {
+  CountryCode,
+  Customer,
+  CustomerFields,
+  CustomerRequest,
+  Errors,
+  FieldFormat,
+  WalletErrors
+} from "@payrail/core"
+import { ErrorBody, FieldErrorReport, ListQuery, SignedRetryContract } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
-/* eslint-disable no-restricted-imports -- the wallets index would be an import cycle (its endpoint group imports
-   accounts, which import customers); these three modules import neither. */
-import * as WalletErrorBodies from "../wallets/WalletErrorBodies.js"
-import * as WalletHeaders from "../wallets/WalletHeaders.js"
-import * as WalletShapes from "../wallets/WalletShapes.js"
-/* eslint-enable no-restricted-imports */
 
 const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
 const { ListResponse, pageParams } = ListQuery
+
+/** 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS`: another customer's `EMAIL_OTP` credential on the platform has the email. */
+export const EmailOtpEmailAlreadyExistsBody = wire(
+  WalletErrors.EmailOtpEmailAlreadyExists,
+  409,
+  "Another customer's EMAIL_OTP credential already uses this email"
+)
+/** 409 `EMAIL_OTP_CREDENTIAL_SET_CHANGED`: the customer's `EMAIL_OTP` credentials changed during the signed change. */
+export const EmailOtpCredentialSetChangedBody = wire(
+  WalletErrors.EmailOtpCredentialSetChanged,
+  409,
+  "The customer's EMAIL_OTP credentials changed during the signed email change; nothing changed"
+)
 
 /** 404 `USER_NOT_FOUND`. */
 export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
@@ -79,13 +94,13 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   .add(
     HttpApiEndpoint.patch("update", "/customers/:customerId")
       .setPath(CustomerPath)
-      .setHeaders(WalletHeaders.WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CustomerRequest.UpdateCustomerRequest))
       .addSuccess(Customer.Customer)
-      .addSuccess(WalletShapes.SignedRequestChallenge, { status: 202 })
-      .addError(WalletErrorBodies.SignedRetryRefusedBody)
-      .addError(WalletErrorBodies.EmailOtpEmailAlreadyExistsBody)
-      .addError(WalletErrorBodies.EmailOtpCredentialSetChangedBody)
+      .addSuccess(SignedRetryContract.SignedRequestChallenge, { status: 202 })
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
+      .addError(EmailOtpEmailAlreadyExistsBody)
+      .addError(EmailOtpCredentialSetChangedBody)
       .addError(CustomerNotFoundBody)
       .annotate(OpenApi.Summary, "Update a customer")
       .annotate(

@@ -2,11 +2,10 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
-import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { ErrorBody, FieldErrorReport, ListQuery, SignedRetryContract } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 import * as Pricing from "./PricingErrorBodies.js"
 import * as Receiver from "./ReceiverApi.js"
-import { WalletErrorBodies, WalletHeaders, WalletShapes } from "../wallets/index.js"
 
 const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
@@ -104,10 +103,10 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
   .add(
     HttpApiEndpoint.post("execute", "/quotes/:quoteId/execute")
       .setPath(QuotePath)
-      .setHeaders(WalletHeaders.WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .addSuccess(Quote.Quote)
-      .addSuccess(WalletShapes.SignedRequestChallenge, { status: 202 })
-      .addError(WalletErrorBodies.SignedRetryRefusedBody)
+      .addSuccess(SignedRetryContract.SignedRequestChallenge, { status: 202 })
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(QuoteNotFoundBody)
       .addError(QuoteExpiredBody)
       .addError(QuoteTransitionRefusedBody)

@@ -2,10 +2,9 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AuthMethod, AuthSession, CredentialRequest, InternalAccount, WalletPrivacy } from "@payrail/core"
 import { InternalAccountsApi } from "../accounts/index.js"
-import { FieldErrorReport } from "../kernel/index.js"
+import { FieldErrorReport, SignedRetryContract } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 import * as Bodies from "./WalletErrorBodies.js"
-import { WalletRequestHeaders } from "./WalletHeaders.js"
 import * as Shapes from "./WalletShapes.js"
 
 const { reportFieldErrors } = FieldErrorReport
@@ -15,7 +14,7 @@ const SessionPath = reportFieldErrors(Schema.Struct({ sessionId: AuthSession.Aut
 const AccountPath = reportFieldErrors(Schema.Struct({ accountId: InternalAccount.InternalAccountId }))
 const AccountQuery = reportFieldErrors(Schema.Struct({ accountId: InternalAccount.InternalAccountId }))
 
-const Processing = Shapes.WalletOperationProcessing
+const Processing = SignedRetryContract.WalletOperationProcessing
 const signedRetry =
   "A signed retry: the first request (without wallet headers) answers 202 with a challenge; stamp its " +
   "`payloadToSign` with an active session's key and re-send the same request with `Service-Wallet-Signature` and " +
@@ -29,12 +28,12 @@ const signedRetry =
 export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.post("createCredential", "/auth/credentials")
-      .setHeaders(WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CredentialRequest.CreateCredentialRequest))
       .addSuccess(Shapes.AuthMethodView, { status: 201 })
-      .addSuccess(Shapes.AuthSignedRequestChallenge, { status: 202 })
+      .addSuccess(SignedRetryContract.AuthSignedRequestChallenge, { status: 202 })
       .addSuccess(Processing)
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.CredentialAlreadyExistsBody)
       .addError(InternalAccountsApi.InternalAccountNotFoundBody)
       .annotate(OpenApi.Summary, "Add a credential to an embedded wallet")
@@ -54,7 +53,7 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
       .setPath(CredentialPath)
       .setPayload(reportFieldErrors(CredentialRequest.CredentialChallengeRequest))
       .addSuccess(Schema.Union(Shapes.AuthMethodView, Shapes.PasskeyAuthChallenge, Processing))
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.AuthMethodNotFoundBody)
       .addError(Bodies.OtpDeliveryFailedBody)
       .annotate(OpenApi.Summary, "Issue a one-time code (OTP credentials) or a WebAuthn challenge (passkeys)")
@@ -68,11 +67,11 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.post("verifyCredential", "/auth/credentials/:credentialId/verify")
       .setPath(CredentialPath)
-      .setHeaders(WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CredentialRequest.VerifyCredentialRequest))
       .addSuccess(Schema.Union(Shapes.AuthSessionView, Processing))
-      .addSuccess(Shapes.AuthSignedRequestChallenge, { status: 202 })
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addSuccess(SignedRetryContract.AuthSignedRequestChallenge, { status: 202 })
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.AuthMethodNotFoundBody)
       .annotate(OpenApi.Summary, "Verify a credential and open a session")
       .annotate(
@@ -85,11 +84,11 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.del("revokeCredential", "/auth/credentials/:credentialId")
       .setPath(CredentialPath)
-      .setHeaders(WalletRequestHeaders)
-      .addSuccess(Shapes.AuthSignedRequestChallenge, { status: 202 })
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
+      .addSuccess(SignedRetryContract.AuthSignedRequestChallenge, { status: 202 })
       .addSuccess(Schema.Void, { status: 204 })
       .addSuccess(Processing)
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.AuthMethodNotFoundBody)
       .addError(Bodies.LastCredentialBody)
       .annotate(OpenApi.Summary, "Revoke a credential and the sessions it issued")
@@ -107,12 +106,12 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.post("refreshSession", "/auth/sessions/:sessionId/refresh")
       .setPath(SessionPath)
-      .setHeaders(WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CredentialRequest.ClientKeyRequest))
       .addSuccess(Shapes.AuthSessionView, { status: 201 })
-      .addSuccess(Shapes.SignedRequestChallenge, { status: 202 })
+      .addSuccess(SignedRetryContract.SignedRequestChallenge, { status: 202 })
       .addSuccess(Processing)
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.AuthSessionNotFoundBody)
       .annotate(OpenApi.Summary, "Replace a session by a new one of the same credential")
       .annotate(
@@ -123,11 +122,11 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.del("revokeSession", "/auth/sessions/:sessionId")
       .setPath(SessionPath)
-      .setHeaders(WalletRequestHeaders)
-      .addSuccess(Shapes.AuthSignedRequestChallenge, { status: 202 })
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
+      .addSuccess(SignedRetryContract.AuthSignedRequestChallenge, { status: 202 })
       .addSuccess(Schema.Void, { status: 204 })
       .addSuccess(Processing)
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(Bodies.AuthSessionNotFoundBody)
       .annotate(OpenApi.Summary, "Revoke a session (signed by any active session of the wallet, itself included)")
       .annotate(OpenApi.Description, signedRetry)
@@ -135,11 +134,11 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.post("exportWallet", "/internal-accounts/:accountId/export")
       .setPath(AccountPath)
-      .setHeaders(WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(CredentialRequest.ClientKeyRequest))
       .addSuccess(Schema.Union(Shapes.ExportedWalletView, Processing))
-      .addSuccess(Shapes.SignedRequestChallenge, { status: 202 })
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addSuccess(SignedRetryContract.SignedRequestChallenge, { status: 202 })
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(InternalAccountsApi.InternalAccountNotFoundBody)
       .annotate(OpenApi.Summary, "Export an embedded wallet's secret, sealed to the device's key")
       .annotate(
@@ -150,11 +149,11 @@ export class WalletAuthApi extends HttpApiGroup.make("walletAuth")
   .add(
     HttpApiEndpoint.patch("updateWallet", "/internal-accounts/:accountId")
       .setPath(AccountPath)
-      .setHeaders(WalletRequestHeaders)
+      .setHeaders(SignedRetryContract.WalletRequestHeaders)
       .setPayload(reportFieldErrors(WalletPrivacy.UpdateWalletRequest))
       .addSuccess(InternalAccount.InternalAccountView)
-      .addSuccess(Shapes.SignedRequestChallenge, { status: 202 })
-      .addError(Bodies.SignedRetryRefusedBody)
+      .addSuccess(SignedRetryContract.SignedRequestChallenge, { status: 202 })
+      .addError(SignedRetryContract.SignedRetryRefusedBody)
       .addError(InternalAccountsApi.InternalAccountNotFoundBody)
       .annotate(OpenApi.Summary, "Change an embedded wallet's privacy (`privateEnabled`)")
       .annotate(

@@ -5,7 +5,6 @@ import {
   InternalAccount,
   type Logins,
   type SessionGrants,
-  type SignedRequest,
   SignedRequest as SignedRequests,
   type WalletExports
 } from "@payrail/core"
@@ -52,27 +51,6 @@ export class AuthSessionView extends Schema.Class<AuthSessionView>("AuthSessionV
   { identifier: "AuthSession" }
 ) {}
 
-const challengeFields = {
-  payloadToSign: Schema.String.annotations({ description: "Stamp these exact bytes (UTF-8), unchanged" }),
-  requestId: SignedRequests.SignedRequestId.annotations({ description: "Send it back in the `Request-Id` header" }),
-  expiresAt: Schema.DateTimeUtc
-}
-
-/**
- * 202 of a signed retry's first leg naming the credential type (credential add and revoke, OTP verify, session
- * revoke): `{type, payloadToSign, requestId, expiresAt}`.
- */
-export class AuthSignedRequestChallenge extends Schema.Class<AuthSignedRequestChallenge>("AuthSignedRequestChallenge")(
-  { type: AuthMethod.AuthMethodType, ...challengeFields },
-  { identifier: "AuthSignedRequestChallenge" }
-) {}
-
-/** 202 of a signed retry's first leg without a credential type (session refresh, wallet export). */
-export class SignedRequestChallenge extends Schema.Class<SignedRequestChallenge>("SignedRequestChallenge")(
-  challengeFields,
-  { identifier: "SignedRequestChallenge" }
-) {}
-
 /** 200 of a passkey's `challenge`: the WebAuthn challenge (lowercase hex, used as UTF-8 bytes), single use. */
 export class PasskeyAuthChallenge extends Schema.Class<PasskeyAuthChallenge>("PasskeyAuthChallenge")(
   {
@@ -81,16 +59,6 @@ export class PasskeyAuthChallenge extends Schema.Class<PasskeyAuthChallenge>("Pa
     expiresAt: Schema.DateTimeUtc
   },
   { identifier: "PasskeyAuthChallenge" }
-) {}
-
-/**
- * 200 `{status: "PROCESSING", message}`: the operation was accepted but has not settled; re-send the identical
- * request. Declared where the spec lists it; Payrail settles every wallet operation before answering, so no
- * operation returns it yet.
- */
-export class WalletOperationProcessing extends Schema.Class<WalletOperationProcessing>("WalletOperationProcessing")(
-  { status: Schema.Literal("PROCESSING"), message: Schema.String },
-  { identifier: "WalletOperationProcessing" }
 ) {}
 
 /** 200 of an export's signed retry: the wallet's secret sealed to the request's `clientPublicKey`. */
@@ -143,28 +111,6 @@ export const authSessionView = (session: AuthSession.AuthSession, encryptedSessi
 /** The wire view of a newly granted session, `encryptedSessionSigningKey` included when the grant has one. */
 export const grantView = (grant: SessionGrants.Grant): AuthSessionView =>
   authSessionView(grant.session, grant.encryptedSessionSigningKey)
-
-/**
- * The challenge body of a stored request, with its `type`. A request issued without one (never for these
- * operations) dies: the contract names the type on every credential and session-revoke challenge.
- */
-export const typedChallenge = (request: SignedRequest.SignedRequest): AuthSignedRequestChallenge => {
-  if (request.type === undefined) throw new Error(`challenge ${request.operation} without a credential type`)
-  return new AuthSignedRequestChallenge({
-    type: request.type,
-    payloadToSign: request.payloadToSign,
-    requestId: request.id,
-    expiresAt: request.expiresAt
-  })
-}
-
-/** The challenge body of a stored request, without `type` (refresh, export). */
-export const untypedChallenge = (request: SignedRequest.SignedRequest): SignedRequestChallenge =>
-  new SignedRequestChallenge({
-    payloadToSign: request.payloadToSign,
-    requestId: request.id,
-    expiresAt: request.expiresAt
-  })
 
 /** The answer of `challenge`: the OTP credential with its target bundle, or the passkey's WebAuthn challenge. */
 export const loginChallengeView = (challenge: Logins.LoginChallenge): AuthMethodView | PasskeyAuthChallenge =>

@@ -1,4 +1,3 @@
 export * as WalletAuthApi from "./WalletAuthApi.js"
 export * as WalletErrorBodies from "./WalletErrorBodies.js"
-export * as WalletHeaders from "./WalletHeaders.js"
 export * as WalletShapes from "./WalletShapes.js"

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { Caller, CustomerEmailSync, Customers, WalletStep } from "@payrail/core"
-import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
+import { type Authentication, PayrailApi, SignedRetryContract } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
 /**
@@ -35,12 +35,12 @@ export const layer: Layer.Layer<
             caller.platform,
             path.customerId,
             payload,
-            WalletHeaders.toWalletHeaders(headers, request.headers)
+            SignedRetryContract.toWalletHeaders(headers, request.headers)
           )
         ).pipe(
           Effect.map(
             WalletStep.match({
-              Challenge: ({ request: challenge }) => WalletShapes.untypedChallenge(challenge),
+              Challenge: ({ request: challenge }) => SignedRetryContract.untypedChallenge(challenge),
               Done: ({ value }) => value
             })
           )

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { Caller, Quotes, WalletExecutions, WalletStep } from "@payrail/core"
-import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
+import { type Authentication, PayrailApi, SignedRetryContract } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
 /** Handlers of `/quotes`: VIEW reads, TRANSACT creates and executes (an embedded wallet's with its stamp). */
@@ -28,11 +28,15 @@ export const layer: Layer.Layer<
       )
       .handle("execute", ({ headers, path, request }) =>
         Effect.flatMap(Caller.require("TRANSACT"), (caller) =>
-          executions.execute(caller.platform, path.quoteId, WalletHeaders.toWalletHeaders(headers, request.headers))
+          executions.execute(
+            caller.platform,
+            path.quoteId,
+            SignedRetryContract.toWalletHeaders(headers, request.headers)
+          )
         ).pipe(
           Effect.map(
             WalletStep.match({
-              Challenge: ({ request: challenge }) => WalletShapes.untypedChallenge(challenge),
+              Challenge: ({ request: challenge }) => SignedRetryContract.untypedChallenge(challenge),
               Done: ({ value }) => value
             })
           )

@@ -1,15 +1,14 @@
 import { HttpApiBuilder, type HttpApiGroup, HttpServerResponse } from "@effect/platform"
 import { Effect, type Layer } from "effect"
 import { Caller, Credentials, Logins, WalletExports, WalletPrivacy, WalletSessions, WalletStep } from "@payrail/core"
-import { type Authentication, PayrailApi, WalletHeaders, WalletShapes } from "@payrail/api"
+import { type Authentication, PayrailApi, SignedRetryContract, WalletShapes } from "@payrail/api"
 
-const { toWalletHeaders } = WalletHeaders
-const { typedChallenge, untypedChallenge } = WalletShapes
+const { toWalletHeaders, typedChallenge, untypedChallenge } = SignedRetryContract
 
 // A revocation's answer: the challenge (202), or 204 once done (the contract declares both).
 const revoked = (
   step: WalletStep.WalletStep<void>
-): WalletShapes.AuthSignedRequestChallenge | HttpServerResponse.HttpServerResponse =>
+): SignedRetryContract.AuthSignedRequestChallenge | HttpServerResponse.HttpServerResponse =>
   step._tag === "Challenge" ? typedChallenge(step.request) : HttpServerResponse.empty({ status: 204 })
 
 /** The wallet services the handlers call. */
