@@ -1,4 +1,4 @@
-import { P256 } from "@payrail/wallet-protocol"
+import { Encoding, P256 } from "@payrail/wallet-protocol"
 import { Config, type ConfigError, Context, Effect, Layer, Option, Redacted } from "effect"
 import {
   Ids,
@@ -120,15 +120,13 @@ export const layerConfig: Layer.Layer<Ports | SignerPublicKey, ConfigError.Confi
   )
 )
 
-const hexOf = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
-
 /** Fresh keys for {@link layer}, drawn from `Ids`: a master key of 32 random bytes and a signer key from a 48-byte seed. */
 export const generateKeys: Effect.Effect<Pick<Options, "masterKey" | "signerPrivateKey">, never, Ids.Ids> = Effect.gen(
   function* () {
     const ids = yield* Ids.Ids
     return {
-      masterKey: Redacted.make(hexOf(yield* ids.randomBytes(32))),
-      signerPrivateKey: Redacted.make(hexOf(P256.privateKeyFromSeed(yield* ids.randomBytes(48))))
+      masterKey: Redacted.make(Encoding.toHex(yield* ids.randomBytes(32))),
+      signerPrivateKey: Redacted.make(Encoding.toHex(P256.privateKeyFromSeed(yield* ids.randomBytes(48))))
     }
   }
 )

@@ -1,11 +1,9 @@
-import { Effect } from "effect"
-
-const toHex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
+import { Effect, Encoding } from "effect"
 
 /** SHA-256 of the UTF-8 bytes of `text`, as lowercase hex (WebCrypto, in Node 20+, browsers and workers). */
 export const hex = (text: string): Effect.Effect<string> =>
   Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).pipe(
-    Effect.map((digest) => toHex(new Uint8Array(digest)))
+    Effect.map((digest) => Encoding.encodeHex(new Uint8Array(digest)))
   )
 
 /**
