@@ -86,8 +86,7 @@ export const layer = Layer.effect(
         Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(AuthMethodNotFound.of(id))
       )
 
-    const grant = (found: AuthMethod.AuthMethod, key: SessionGrants.SessionKey) =>
-      SessionGrants.grant(found, key).pipe(Effect.provideService(WalletKeys, keys), Effect.provideService(Ids.Ids, ids))
+    const grant = yield* SessionGrants.granter
 
     const otpChallenge = (platform: Platform.Platform, found: AuthMethod.AuthMethod) =>
       Effect.gen(function* () {
@@ -197,7 +196,7 @@ export const layer = Layer.effect(
         } as const
         if (isRetry(headers)) {
           const authorized = yield* retry.authorize(platform.id, action, headers)
-          const tek = authorized.request.signerPublicKey ?? authorized.signerPublicKey
+          const tek = authorized.signerPublicKey
           return WalletStep.Done({
             value: yield* store(platform, yield* grant(found, { kind: "held", publicKey: tek }), authorized.request)
           })

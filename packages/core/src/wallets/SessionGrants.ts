@@ -24,32 +24,32 @@ export type SessionKey =
  * Makes (does not store) a session of `method`'s wallet for 15 minutes from `Clock`, with the key chosen as
  * {@link SessionKey} says. The private half of a generated key exists only sealed to the client.
  */
-export const grant = Effect.fn("SessionGrants.grant")(function* (method: AuthMethod.AuthMethod, key: SessionKey) {
-  const keys = yield* WalletKeys
-  const ids = yield* Ids.Ids
-  const now = yield* DateTime.now
-  const chosen: { readonly publicKey: string; readonly encryptedSessionSigningKey?: string } =
-    key.kind === "held"
-      ? { publicKey: key.publicKey }
-      : yield* Effect.flatMap(keys.parsePublicKey(key.clientPublicKey, "clientPublicKey"), (parsed) =>
-          parsed.wasUncompressed
-            ? keys.sealSessionKey(key.clientPublicKey)
-            : Effect.succeed({ publicKey: parsed.compressed })
-        )
-  const session = new AuthSession({
-    id: AuthSessionId.make(ResourceId.format("Session", yield* ids.uuid)),
-    accountId: method.accountId,
-    type: method.type,
-    authMethodId: method.id,
-    nickname: method.nickname,
-    publicKey: chosen.publicKey,
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: DateTime.add(now, { seconds: defaultLifetimeSeconds })
+export const granter = Effect.map(Effect.all([WalletKeys, Ids.Ids]), ([keys, ids]) =>
+  Effect.fn("SessionGrants.grant")(function* (method: AuthMethod.AuthMethod, key: SessionKey) {
+    const now = yield* DateTime.now
+    const chosen: { readonly publicKey: string; readonly encryptedSessionSigningKey?: string } =
+      key.kind === "held"
+        ? { publicKey: key.publicKey }
+        : yield* Effect.flatMap(keys.parsePublicKey(key.clientPublicKey, "clientPublicKey"), (parsed) =>
+            parsed.wasUncompressed
+              ? keys.sealSessionKey(key.clientPublicKey)
+              : Effect.succeed({ publicKey: parsed.compressed })
+          )
+    const session = new AuthSession({
+      id: AuthSessionId.make(ResourceId.format("Session", yield* ids.uuid)),
+      accountId: method.accountId,
+      type: method.type,
+      authMethodId: method.id,
+      nickname: method.nickname,
+      publicKey: chosen.publicKey,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: DateTime.add(now, { seconds: defaultLifetimeSeconds })
+    })
+    const grant: Grant =
+      chosen.encryptedSessionSigningKey === undefined
+        ? { session }
+        : { session, encryptedSessionSigningKey: chosen.encryptedSessionSigningKey }
+    return grant
   })
-  const grant: Grant =
-    chosen.encryptedSessionSigningKey === undefined
-      ? { session }
-      : { session, encryptedSessionSigningKey: chosen.encryptedSessionSigningKey }
-  return grant
-})
+)

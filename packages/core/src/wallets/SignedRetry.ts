@@ -2,7 +2,7 @@ import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import type { AuthMethod, InternalAccount } from "../accounts/index.js"
 import { Ids, ResourceId, Sha256, type StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
-import { type AuthSession, isActive } from "./AuthSession.js"
+import type { AuthSession } from "./AuthSession.js"
 import { AuthSessionRepo } from "./AuthSessionRepo.js"
 import { isOpen, lifetimeSeconds, type Operation, SignedRequest, SignedRequestId } from "./SignedRequest.js"
 import { SignedRequestRepo } from "./SignedRequestRepo.js"
@@ -50,11 +50,10 @@ export interface ChallengeOptions {
   readonly payloadToSign?: (request: { readonly requestId: SignedRequestId; readonly bodyHash: string }) => string
 }
 
-/** A retry whose stamp authorises its action: the stored request, the key that signed, and its session if any. */
+/** A retry whose stamp authorises its action: the stored request and the allowed key (as stored) that signed. */
 export interface Authorized {
   readonly request: SignedRequest
   readonly signerPublicKey: string
-  readonly session: Option.Option<AuthSession>
 }
 
 /** The 401s of a signed retry, each with its own code. */
@@ -103,6 +102,17 @@ export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
       action: Omit<Action, "body">,
       requestId: Option.Option<string>
     ) => Effect.Effect<SignedRequest, RequestIdMissing | RequestIdReused | WalletAuthFailed | StoreFailure.StoreFailure>
+    /**
+     * Checks a stamp over `payloadToSign` by an active session of the wallet (among those `allowSession` keeps), and
+     * answers the signing session's key: `WALLET_SIGNATURE_INVALID` (`session_key`) when no session may sign.
+     */
+    readonly verifyBySession: (
+      platformId: Platform.PlatformId,
+      accountId: InternalAccount.InternalAccountId,
+      stamp: string,
+      payloadToSign: string,
+      allowSession?: (session: AuthSession) => boolean
+    ) => Effect.Effect<string, WalletSignatureMalformed | WalletSignatureInvalid | StoreFailure.StoreFailure>
     /** Uses the request up: fails with `RequestIdReused` when another retry consumed it first. */
     readonly consume: (
       platformId: Platform.PlatformId,
@@ -196,6 +206,24 @@ export const layer = Layer.effect(
       return request
     })
 
+    const verifyBySession = Effect.fn("SignedRetry.verifyBySession")(function* (
+      platformId: Platform.PlatformId,
+      accountId: InternalAccount.InternalAccountId,
+      stamp: string,
+      payloadToSign: string,
+      allowSession: (session: AuthSession) => boolean = () => true
+    ) {
+      const active = yield* sessions.listActive(platformId, accountId, yield* DateTime.now)
+      const allowed = active.filter(allowSession).map((session) => session.publicKey)
+      if (allowed.length === 0) {
+        return yield* WalletSignatureInvalid.of(
+          "session_key",
+          "No active session of this wallet may sign this action; verify a credential first"
+        )
+      }
+      return (yield* signatures.verify({ stamp, payloadToSign, allowedPublicKeys: allowed })).publicKey
+    })
+
     const authorize = Effect.fn("SignedRetry.authorize")(function* (
       platformId: Platform.PlatformId,
       action: Action,
@@ -207,34 +235,22 @@ export const layer = Layer.effect(
       }
       if (Option.isNone(headers.signature)) return yield* WalletSignatureMissing.of()
       const request = yield* pending(platformId, action, headers.requestId)
-      const now = yield* DateTime.now
       if ((yield* bodyHash(action.body)) !== request.bodyHash) return yield* WalletSignatureBodyMismatch.of()
-      const candidates =
+      const signerPublicKey =
         request.signerPublicKey === undefined
-          ? (yield* sessions.listActive(platformId, action.accountId, now)).filter(
-              (session) => isActive(session, now) && allowSession(session)
+          ? yield* verifyBySession(
+              platformId,
+              action.accountId,
+              headers.signature.value,
+              request.payloadToSign,
+              allowSession
             )
-          : []
-      const allowed =
-        request.signerPublicKey === undefined
-          ? candidates.map((session) => session.publicKey)
-          : [request.signerPublicKey]
-      if (allowed.length === 0) {
-        return yield* WalletSignatureInvalid.of(
-          "session_key",
-          "No active session of this wallet may sign this action; verify a credential first"
-        )
-      }
-      const verified = yield* signatures.verify({
-        stamp: headers.signature.value,
-        payloadToSign: request.payloadToSign,
-        allowedPublicKeys: allowed
-      })
-      return {
-        request,
-        signerPublicKey: verified.publicKey,
-        session: Option.fromNullable(candidates.find((session) => session.publicKey === verified.publicKey))
-      } satisfies Authorized
+          : (yield* signatures.verify({
+              stamp: headers.signature.value,
+              payloadToSign: request.payloadToSign,
+              allowedPublicKeys: [request.signerPublicKey]
+            })).publicKey
+      return { request, signerPublicKey } satisfies Authorized
     })
 
     const consume = Effect.fn("SignedRetry.consume")(function* (
@@ -245,6 +261,6 @@ export const layer = Layer.effect(
       if (!won) return yield* RequestIdReused.of(request.id)
     })
 
-    return SignedRetry.of({ issue, authorize, pending, consume })
+    return SignedRetry.of({ issue, authorize, pending, verifyBySession, consume })
   })
 )

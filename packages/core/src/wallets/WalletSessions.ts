@@ -1,6 +1,6 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AuthMethodRepo, type InternalAccount } from "../accounts/index.js"
-import { Ids, type InvalidInput, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { type InvalidInput, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { type AuthSession, type AuthSessionId, isActive } from "./AuthSession.js"
 import { AuthSessionRepo } from "./AuthSessionRepo.js"
@@ -47,7 +47,7 @@ export const layer = Layer.effect(
     const methods = yield* AuthMethodRepo.AuthMethodRepo
     const retry = yield* SignedRetry
     const keys = yield* WalletKeys
-    const ids = yield* Ids.Ids
+    const grant = yield* SessionGrants.granter
     const unitOfWork = yield* UnitOfWork.UnitOfWork
 
     const active = (platform: Platform.Platform, id: AuthSessionId) =>
@@ -78,10 +78,7 @@ export const layer = Layer.effect(
       const authorized = yield* retry.authorize(platform.id, action, headers, (candidate) => candidate.id === id)
       const method = yield* methods.findById(platform.id, session.authMethodId)
       if (Option.isNone(method)) return yield* AuthSessionNotFound.of(id)
-      const granted = yield* SessionGrants.grant(method.value, {
-        kind: "client",
-        clientPublicKey: request.clientPublicKey
-      }).pipe(Effect.provideService(WalletKeys, keys), Effect.provideService(Ids.Ids, ids))
+      const granted = yield* grant(method.value, { kind: "client", clientPublicKey: request.clientPublicKey })
       yield* unitOfWork.transaction(
         Effect.gen(function* () {
           yield* retry.consume(platform.id, authorized.request)
