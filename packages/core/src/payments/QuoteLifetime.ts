@@ -1,4 +1,4 @@
-import { Duration, Either } from "effect"
+import { DateTime, Duration, Either } from "effect"
 import { ExternalAccountInfo } from "@payrail/account-formats"
 import { FieldError, InvalidInput } from "../kernel/index.js"
 
@@ -68,3 +68,13 @@ export const isPullable = (info: ExternalAccountInfo.ExternalAccountInfo): boole
   "paymentRails" in info &&
   Array.isArray(info.paymentRails) &&
   (info.paymentRails as ReadonlyArray<string>).includes("ACH")
+
+/**
+ * Whether a quote can no longer execute because its time ran out: `EXPIRED`, or still `PENDING` at or after its
+ * `expiresAt` (before the expiry job marked it).
+ */
+export const hasLapsed = (
+  quote: { readonly status: string; readonly expiresAt: DateTime.Utc },
+  now: DateTime.Utc
+): boolean =>
+  quote.status === "EXPIRED" || (quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt))

@@ -30,7 +30,7 @@ import * as OwnershipThreshold from "./OwnershipThreshold.js"
 import { type PriceError, Pricer } from "./Pricer.js"
 import { Quote, QuoteId } from "./Quote.js"
 import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
-import { lifetimeOf } from "./QuoteLifetime.js"
+import { hasLapsed, lifetimeOf } from "./QuoteLifetime.js"
 import { type QuoteFilter, QuoteRepo } from "./QuoteRepo.js"
 import type { CreateQuoteRequest } from "./QuoteRequest.js"
 import * as QuoteState from "./QuoteState.js"
@@ -234,8 +234,7 @@ export const layer = Layer.effect(
     ) =>
       Effect.gen(function* () {
         const now = yield* DateTime.now
-        const lapsed = quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt)
-        if (lapsed || quote.status === "EXPIRED") {
+        if (hasLapsed(quote, now)) {
           return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
         }
         // A real-time funded quote is executed by its payer's money, never by a call.

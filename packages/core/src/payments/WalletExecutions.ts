@@ -2,8 +2,10 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InternalAccount } from "../accounts/index.js"
 import { type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
-import { AuthSessionRepo, SignedRetry, WalletErrors, WalletSignatures, WalletStep } from "../wallets/index.js"
-import { QuoteExpired, QuoteTransitionRefused } from "./PaymentErrors.js"
+import { SignedRetry, WalletErrors, WalletStep } from "../wallets/index.js"
+import { QuoteExpired } from "./PaymentErrors.js"
+import { hasLapsed } from "./QuoteLifetime.js"
+import * as QuoteState from "./QuoteState.js"
 import type { Quote, QuoteId } from "./Quote.js"
 import { Quotes } from "./Quotes.js"
 import * as WalletPayload from "./WalletPayload.js"
@@ -39,8 +41,6 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const quotes = yield* Quotes
     const retry = yield* SignedRetry.SignedRetry
-    const signatures = yield* WalletSignatures.WalletSignatures
-    const sessions = yield* AuthSessionRepo.AuthSessionRepo
     const unitOfWork = yield* UnitOfWork.UnitOfWork
 
     const execute = Effect.fn("WalletExecutions.execute")(function* (
@@ -56,14 +56,10 @@ export const layer = Layer.effect(
       if (!SignedRetry.isRetry(headers)) {
         // A challenge only for a quote that can still execute: a finished or lapsed quote is refused as its execute
         // would be, rather than after the device has signed.
-        const now = yield* DateTime.now
-        if (
-          quote.status === "EXPIRED" ||
-          (quote.status === "PENDING" && DateTime.greaterThanOrEqualTo(now, quote.expiresAt))
-        ) {
+        if (hasLapsed(quote, yield* DateTime.now)) {
           return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
         }
-        if (quote.status !== "PENDING") return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
+        yield* QuoteState.transition(quote.id, quote.status, "EXECUTE")
         const request = yield* retry.issue(platform.id, action, { payloadToSign: () => wallet.value.payloadToSign })
         return WalletStep.Challenge({ request })
       }
@@ -79,18 +75,7 @@ export const layer = Layer.effect(
       }
       // The stamp alone, over the quote's own payload, by an active session of the paying wallet.
       if (Option.isNone(headers.signature)) return yield* WalletErrors.WalletSignatureMissing.of()
-      const active = yield* sessions.listActive(platform.id, accountId, yield* DateTime.now)
-      if (active.length === 0) {
-        return yield* WalletErrors.WalletSignatureInvalid.of(
-          "session_key",
-          "No active session of the paying wallet; verify a credential first"
-        )
-      }
-      yield* signatures.verify({
-        stamp: headers.signature.value,
-        payloadToSign: wallet.value.payloadToSign,
-        allowedPublicKeys: active.map((session) => session.publicKey)
-      })
+      yield* retry.verifyBySession(platform.id, accountId, headers.signature.value, wallet.value.payloadToSign)
       return WalletStep.Done({ value: yield* quotes.execute(platform, id, { walletSigned: true }) })
     })
 
