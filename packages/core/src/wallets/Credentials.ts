@@ -4,6 +4,7 @@ import { CustomerRepo } from "../customers/index.js"
 import { Ids, InvalidInput, ResourceId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { AuthSessionRepo } from "./AuthSessionRepo.js"
+import { OtpChallengeRepo } from "./OtpChallengeRepo.js"
 import type { CreateCredentialRequest } from "./CredentialRequest.js"
 import * as OauthIssuers from "./OauthIssuers.js"
 import { OidcTokens } from "./OidcTokens.js"
@@ -52,6 +53,7 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const methods = yield* AuthMethodRepo.AuthMethodRepo
     const sessions = yield* AuthSessionRepo
+    const otpChallenges = yield* OtpChallengeRepo
     const customers = yield* CustomerRepo.CustomerRepo
     const retry = yield* SignedRetry
     const oidc = yield* OidcTokens
@@ -193,6 +195,8 @@ export const layer = Layer.effect(
           if (deleted === "last") return yield* LastCredential.of()
           if (deleted === "missing") return yield* AuthMethodNotFound.of(id)
           yield* sessions.revokeIssuedBy(platform.id, id, yield* DateTime.now)
+          // A challenge of the deleted credential can never be answered: it goes with the credential.
+          yield* otpChallenges.discard(platform.id, id)
         })
       )
       return WalletStep.Done({ value: undefined })

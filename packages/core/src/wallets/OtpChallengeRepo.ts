@@ -27,6 +27,11 @@ export class OtpChallengeRepo extends Context.Tag("@payrail/core/OtpChallengeRep
       authMethodId: AuthMethod.AuthMethodId,
       issuedAt: DateTime.Utc
     ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
+    /** Removes the credential's challenge, whatever it is (its credential was deleted); joins the unit of work. */
+    readonly discard: (
+      platformId: Platform.PlatformId,
+      authMethodId: AuthMethod.AuthMethodId
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
     /** Counts one wrong answer against the challenge issued at `issuedAt`; the count after it (0 if replaced). */
     readonly recordFailure: (
       platformId: Platform.PlatformId,

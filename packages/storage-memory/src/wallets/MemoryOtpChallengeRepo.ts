@@ -32,6 +32,11 @@ export const layer: Layer.Layer<OtpChallengeRepo.OtpChallengeRepo, never, Memory
           const key = keyOf(platformId, authMethodId)
           return Option.isSome(issued(key, issuedAt)) ? [true, removeEntry(rows, key)] : [false, () => {}]
         }),
+      discard: (platformId, authMethodId) =>
+        state.write((): readonly [void, () => void] => {
+          const key = keyOf(platformId, authMethodId)
+          return [undefined, rows.has(key) ? removeEntry(rows, key) : () => {}]
+        }),
       recordFailure: (platformId, authMethodId, issuedAt) =>
         state.write((): readonly [number, () => void] => {
           const key = keyOf(platformId, authMethodId)

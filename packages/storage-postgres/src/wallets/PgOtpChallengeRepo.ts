@@ -17,6 +17,7 @@ const Issued = Schema.Struct({ ...ByCredential.fields, issuedAt: Schema.DateTime
  * - `put` is one `INSERT … ON CONFLICT DO UPDATE`: the new challenge replaces the old.
  * - `take` is one `DELETE … WHERE issued_at = issuedAt`: of concurrent takes exactly one gets `true`, and a take of
  *   a replaced challenge gets `false`.
+ * - `discard` is one unconditional `DELETE` of the credential's row.
  * - `recordFailure` is one guarded `UPDATE` incrementing `failedAttempts` in the record, returning the new count:
  *   concurrent failures are all counted.
  */
@@ -58,6 +59,12 @@ export const make: Effect.Effect<
         RETURNING auth_method_id AS id`
   })
 
+  const discard = SqlSchema.void({
+    Request: ByCredential,
+    execute: ({ platformId, authMethodId }) =>
+      sql`DELETE FROM otp_challenges WHERE platform_id = ${platformId} AND auth_method_id = ${authMethodId}`
+  })
+
   const recordFailure = SqlSchema.findOne({
     Request: Issued,
     Result: Count,
@@ -79,6 +86,8 @@ export const make: Effect.Effect<
         Effect.map(Option.isSome),
         Effect.mapError(Errors.StoreFailure.wrap("otpChallenges.take"))
       ),
+    discard: (platformId, authMethodId) =>
+      discard({ platformId, authMethodId }).pipe(Effect.mapError(Errors.StoreFailure.wrap("otpChallenges.discard"))),
     recordFailure: (platformId, authMethodId, issuedAt) =>
       recordFailure({ platformId, authMethodId, issuedAt }).pipe(
         Effect.map(Option.getOrElse(() => 0)),

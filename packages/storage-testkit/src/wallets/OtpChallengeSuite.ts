@@ -84,6 +84,27 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("discards a credential's challenge within its own platform, and undoes it with a failed unit of work", () =>
+    Effect.gen(function* () {
+      const repo = yield* OtpChallengeRepo.OtpChallengeRepo
+      const store = yield* UnitOfWork.UnitOfWork
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const challenge = WalletFixtures.otpChallenge(WalletFixtures.authMethodId())
+      yield* repo.put(platform.id, challenge)
+      yield* repo.put(other.id, challenge)
+      const failed = yield* store
+        .transaction(Effect.zipRight(repo.discard(platform.id, challenge.authMethodId), Effect.fail("boom")))
+        .pipe(Effect.either)
+      expect(Either.isLeft(failed)).toBe(true)
+      expect(yield* repo.find(platform.id, challenge.authMethodId)).toEqual(Option.some(challenge))
+      yield* repo.discard(platform.id, challenge.authMethodId)
+      yield* repo.discard(platform.id, WalletFixtures.authMethodId())
+      expect(yield* repo.find(platform.id, challenge.authMethodId)).toEqual(Option.none())
+      expect(yield* repo.find(other.id, challenge.authMethodId)).toEqual(Option.some(challenge))
+    })
+  )
+
   it.effect("counts every wrong answer against the challenge issued at a time, concurrent ones included", () =>
     Effect.gen(function* () {
       const repo = yield* OtpChallengeRepo.OtpChallengeRepo
