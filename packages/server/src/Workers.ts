@@ -5,6 +5,7 @@ import {
   type JobHandler,
   JobWorker,
   PaymentJobs,
+  Purges,
   type Storage,
   WebhookDeliveryJob,
   WebhookTestJob
@@ -22,7 +23,7 @@ export type HandlerServices = Domain.Services | Storage.Services
 export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   WebhookDeliveryJob.handler,
   WebhookTestJob.handler,
-  IdempotencyPurgeJob.handler,
+  Purges.handler,
   PaymentJobs.settlementHandler,
   PaymentJobs.expiryHandler,
   PaymentJobs.incomingCompletionHandler

@@ -1,14 +1,14 @@
 import { DateTime, Duration, Effect } from "effect"
-import { IdempotencyPurge, type StoreFailure } from "../kernel/index.js"
-import { SignedRequestPurge } from "../wallets/index.js"
+import type { StoreFailure } from "../kernel/index.js"
 import type { NewJob } from "./Job.js"
 import * as JobErrors from "./JobErrors.js"
 import * as JobHandler from "./JobHandler.js"
 import { Jobs } from "./Jobs.js"
 
 /**
- * The kind of the hourly purge job: it deletes idempotency records past their retention (`IdempotencyPurge`) and
- * expired signed-retry challenges (`SignedRequestPurge`).
+ * The kind of the hourly purge job: it runs each retention purge it is made with (the core root's `Purges.hourly`:
+ * idempotency records, expired signed-retry challenges, expired receiver lookups). The kind keeps the name of its
+ * first purge, since stored jobs carry it.
  */
 export const kind = "idempotency.purge"
 
@@ -36,13 +36,18 @@ export const schedule: Effect.Effect<void, StoreFailure.StoreFailure, Jobs> = Ef
   yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now)))
 })
 
-/** Purges the records past their retention, then schedules the next hour's run. */
-export const handler = JobHandler.make({
-  kind,
-  handle: () =>
-    Effect.gen(function* () {
-      yield* IdempotencyPurge.purge
-      yield* SignedRequestPurge.purge
-      yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now) + 1))
-    }).pipe(Effect.mapError(() => JobErrors.JobFailed.retry("the store failed during the idempotency purge")))
-})
+/**
+ * The handler that runs `purges` in turn (each deletes what is past its retention and answers how many), then
+ * schedules the next hour's run. A store failure retries the whole run; every purge is safe to repeat.
+ */
+export const make = <R>(
+  purges: ReadonlyArray<Effect.Effect<number, StoreFailure.StoreFailure, R>>
+): JobHandler.JobHandler<R | Jobs> =>
+  JobHandler.make({
+    kind,
+    handle: () =>
+      Effect.gen(function* () {
+        for (const purge of purges) yield* purge
+        yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now) + 1))
+      }).pipe(Effect.mapError(() => JobErrors.JobFailed.retry("the store failed during the hourly purge")))
+  })

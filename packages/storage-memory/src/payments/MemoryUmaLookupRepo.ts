@@ -1,6 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { Errors, type UmaLookup, UmaLookupRepo } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 
 interface Row {
   readonly platformId: string
@@ -32,7 +32,16 @@ export const layer: Layer.Layer<UmaLookupRepo.UmaLookupRepo, never, MemoryState>
             Option.filter((row) => row.platformId === platformId),
             Option.map((row) => row.lookup)
           )
-        )
+        ),
+      purgeExpired: (before, limit) =>
+        state.write((): readonly [number, () => void] => {
+          const expired = Array.from(rows.values())
+            .filter((row) => DateTime.lessThan(row.lookup.expiresAt, before))
+            .sort((a, b) => DateTime.Order(a.lookup.expiresAt, b.lookup.expiresAt))
+            .slice(0, Math.max(0, limit))
+          const undos = expired.map((row) => removeEntry(rows, row.lookup.id))
+          return [expired.length, () => undos.reverse().forEach((undo) => undo())]
+        })
     }
   })
 )

@@ -3,12 +3,14 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Errors, Platform, UmaLookup, UmaLookupRepo } from "@payrail/core"
 import { type Context, Effect, Layer, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
-import { record } from "../internal/rows.js"
+import { Count, record } from "../internal/rows.js"
 
 /**
  * `UmaLookupRepo` on the `uma_lookups` table (migration `0020_uma_lookups`), every statement scoped by
  * `platform_id`. Guarantees: `insert` is one `INSERT` (a second insert of an id fails as `StoreFailure` and changes
- * nothing); `findById` is one `SELECT` by primary key; records are decoded with the core schema on every read.
+ * nothing); `findById` is one `SELECT` by primary key; records are decoded with the core schema on every read;
+ * `purgeExpired` is one statement deleting at most `limit` lookups that expired before `before` (earliest first),
+ * across platforms, skipping rows locked by a running unit of work.
  */
 export const make: Effect.Effect<
   Context.Tag.Service<UmaLookupRepo.UmaLookupRepo>,
@@ -38,11 +40,27 @@ export const make: Effect.Effect<
       sql`SELECT record FROM uma_lookups WHERE platform_id = ${platformId} AND id = ${id}`
   })
 
+  const purgeExpired = SqlSchema.single({
+    Request: Schema.Struct({ before: Schema.DateTimeUtc, limit: Schema.Int }),
+    Result: Count,
+    execute: ({ before, limit }) =>
+      sql`WITH expired AS (
+          SELECT id FROM uma_lookups WHERE expires_at < ${before}::timestamptz
+          ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        ), purged AS (
+          DELETE FROM uma_lookups WHERE id IN (SELECT id FROM expired) RETURNING 1
+        ) SELECT count(*)::int AS count FROM purged`
+  })
+
   return UmaLookupRepo.UmaLookupRepo.of({
     insert: (platformId, lookup) =>
       insert({ platformId, lookup }).pipe(Effect.mapError(Errors.StoreFailure.wrap("umaLookups.insert"))),
     findById: (platformId, id) =>
-      findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("umaLookups.findById")))
+      findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("umaLookups.findById"))),
+    purgeExpired: (before, limit) =>
+      limit <= 0
+        ? Effect.succeed(0)
+        : purgeExpired({ before, limit }).pipe(Effect.mapError(Errors.StoreFailure.wrap("umaLookups.purgeExpired")))
   })
 })
 

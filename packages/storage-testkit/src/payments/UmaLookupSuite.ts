@@ -95,4 +95,35 @@ export const register = (it: Methods) => {
       expect(yield* customers.findByUmaAddress(platform.id, "$nul\u0000@pay.example")).toEqual(Option.none())
     })
   )
+
+  it.effect("purges lookups expired before a time, earliest first, at most `limit` per call, any platform", () =>
+    Effect.gen(function* () {
+      const repo = yield* UmaLookupRepo.UmaLookupRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      // Expiring a decade before the other tests' lookups: only this test's are purged. A lookup lives 15 minutes.
+      const base = -10 * 365 * 24 * 3_600_000
+      const expiring = (offsetMillis: number) => lookup({ offsetMillis: base + offsetMillis })
+      const expired = [5, 1, 3, 2, 4].map((offset) => expiring(offset * 10))
+      const atCutoff = expiring(100)
+      const later = expiring(200)
+      for (const [index, each] of [...expired, atCutoff, later].entries()) {
+        yield* repo.insert(index % 2 === 0 ? platform.id : other.id, each)
+      }
+      const cutoff = Fixtures.at(base + 100 + 900_000)
+      const remaining = Effect.forEach([...expired, atCutoff, later], (each) =>
+        Effect.map(
+          Effect.all([repo.findById(platform.id, each.id), repo.findById(other.id, each.id)]),
+          ([mine, theirs]) => Option.isSome(mine) || Option.isSome(theirs)
+        )
+      )
+      expect(yield* repo.purgeExpired(cutoff, 0)).toBe(0)
+      expect(yield* repo.purgeExpired(cutoff, 3)).toBe(3)
+      // The three that expired earliest (offsets 10, 20, 30) are gone.
+      expect(yield* remaining).toEqual([true, false, false, false, true, true, true])
+      expect(yield* repo.purgeExpired(cutoff, 10)).toBe(2)
+      expect(yield* repo.purgeExpired(cutoff, 10)).toBe(0)
+      expect(yield* remaining).toEqual([false, false, false, false, false, true, true])
+    })
+  )
 }
