@@ -1,0 +1,1 @@
+export * as BeneficialOwnersApi from "./BeneficialOwnersApi.js"

@@ -1,0 +1,1 @@
+export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
