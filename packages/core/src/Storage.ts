@@ -7,6 +7,7 @@ import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
 import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
+import type { KycLinkRepo } from "./verification/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
@@ -33,3 +34,4 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
+  | KycLinkRepo.KycLinkRepo
