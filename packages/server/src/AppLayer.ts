@@ -1,10 +1,19 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import path from "node:path"
-import { AuthenticationLimits, CredentialCache, Domain, Errors, Ids, type Storage, WebhookSecrets } from "@payrail/core"
+import {
+  AuthenticationLimits,
+  CredentialCache,
+  Domain,
+  Errors,
+  Ids,
+  KycLinks,
+  type Storage,
+  WebhookSecrets
+} from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
-import type { ServerConfig } from "./ServerConfig.js"
+import { baseUrl, type ServerConfig } from "./ServerConfig.js"
 import * as WalletSetup from "./WalletSetup.js"
 import type { WalletAuth } from "@payrail/wallet-auth"
 import * as NodeWebhookSigner from "./webhooks/NodeWebhookSigner.js"
@@ -71,6 +80,8 @@ export const make = (
     Layer.provide(
       Layer.succeed(WebhookSecrets.WebhookSecretOverlap, Duration.seconds(settings.webhookSecretOverlapSeconds))
     ),
+    // The hosted verification page's links start with the URL clients reach this server at.
+    Layer.provide(Layer.succeed(KycLinks.PublicBaseUrl, baseUrl(settings))),
     Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
     Layer.provide(
       Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))

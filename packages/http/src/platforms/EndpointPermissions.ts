@@ -59,7 +59,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     revokeSession: "MANAGE",
     exportWallet: "MANAGE",
     updateWallet: "MANAGE"
-  }
+  },
+  kycLinks: { create: "MANAGE" }
 }
 
 const byRoute = (() => {

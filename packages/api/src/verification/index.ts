@@ -1,0 +1,1 @@
+export * as KycLinksApi from "./KycLinksApi.js"

@@ -1,0 +1,1 @@
+export * as KycLinksHandlers from "./KycLinksHandlers.js"
