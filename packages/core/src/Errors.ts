@@ -11,7 +11,7 @@ export {
   InvalidTransition,
   OwnershipChallengeUnavailable
 } from "./accounts/AccountErrors.js"
-export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
+export { CustomerDeleted, CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { RateLimited } from "./kernel/RateLimited.js"

@@ -10,7 +10,7 @@ type Permission = ApiToken.Permission
  * body is never read. The handlers check the same permission again.
  */
 const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
-  customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
+  customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", delete: "MANAGE" },
   internalAccounts: {
     list: "VIEW",
     listForCustomers: "VIEW",
