@@ -20,6 +20,7 @@ import * as AuthMethodSuite from "./wallets/AuthMethodSuite.js"
 import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
 import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
+import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 
 /**
@@ -48,7 +49,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "auth sessions": AuthSessionSuite,
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
-      "wallet secrets": WalletSecretSuite
+      "wallet secrets": WalletSecretSuite,
+      verifications: VerificationSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
