@@ -9,6 +9,7 @@ import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
 import type { KycLinkRepo } from "./verification/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
+import type { VerificationRepo } from "./verification/index.js"
 import type { BeneficialOwnerRepo, DocumentRepo } from "./verification/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
@@ -35,6 +36,7 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
+  | VerificationRepo.VerificationRepo
   | DocumentRepo.DocumentRepo
   | BeneficialOwnerRepo.BeneficialOwnerRepo
   | KycLinkRepo.KycLinkRepo

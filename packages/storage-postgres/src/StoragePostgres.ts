@@ -29,6 +29,7 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgVerificationRepo from "./verification/PgVerificationRepo.js"
 import * as PgKycLinkRepo from "./verification/PgKycLinkRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
@@ -58,6 +59,7 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
   PgWalletSecretRepo.layer,
+  PgVerificationRepo.layer,
   PgDocumentRepo.layer,
   PgBeneficialOwnerRepo.layer,
   PgKycLinkRepo.layer

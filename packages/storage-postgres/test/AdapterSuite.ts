@@ -81,11 +81,12 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_uma_addresses",
             "uma_lookups",
             "wallet_auth",
-            "verification_records",
-          ].map((name, index) => ({ migration_id: index + 1, name }))
-            "wallet_auth",
           ]
             .map((name, index) => ({ migration_id: index + 1, name }))
+            .concat([{ migration_id: 26, name: "verifications" }])
+            "wallet_auth",
+            "verification_records",
+          ].map((name, index) => ({ migration_id: index + 1, name }))
             .concat([{ migration_id: 28, name: "kyc_links" }])
         )
       })

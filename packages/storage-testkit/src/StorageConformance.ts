@@ -22,6 +22,7 @@ import * as AuthMethodSuite from "./wallets/AuthMethodSuite.js"
 import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
 import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
+import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 
@@ -52,6 +53,7 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
       "wallet secrets": WalletSecretSuite,
+      verifications: VerificationSuite,
       documents: DocumentSuite,
       "beneficial owners": BeneficialOwnerSuite,
       "kyc links": KycLinkSuite

@@ -24,6 +24,7 @@ import jobsWakeWhenDue from "./0020_jobs_wake_when_due.js"
 import customerUmaAddresses from "./0021_customer_uma_addresses.js"
 import umaLookups from "./0022_uma_lookups.js"
 import walletAuth from "./0023_wallet_auth.js"
+import verifications from "./0026_verifications.js"
 import verificationRecords from "./0024_verification_records.js"
 import customerLifecycle from "./0027_customer_lifecycle.js"
 import kycLinks from "./0028_kyc_links.js"
@@ -61,6 +62,7 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0021_customer_uma_addresses": customerUmaAddresses,
   "0022_uma_lookups": umaLookups,
   "0023_wallet_auth": walletAuth,
+  "0026_verifications": verifications,
   "0024_verification_records": verificationRecords,
   "0027_customer_lifecycle": customerLifecycle,
   "0028_kyc_links": kycLinks
