@@ -62,8 +62,8 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0021_customer_uma_addresses": customerUmaAddresses,
   "0022_uma_lookups": umaLookups,
   "0023_wallet_auth": walletAuth,
-  "0026_verifications": verifications,
   "0024_verification_records": verificationRecords,
+  "0026_verifications": verifications,
   "0027_customer_lifecycle": customerLifecycle,
   "0028_kyc_links": kycLinks
 }
