@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Customer, KycLink } from "@payrail/core"
-import { FieldErrorReport } from "../kernel/index.js"
+import { Customer, KycLink, KycLinkErrors } from "@payrail/core"
+import { ErrorBody, FieldErrorReport } from "../kernel/index.js"
 import { CustomersApi } from "../customers/index.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -10,6 +10,13 @@ const CustomerPath = FieldErrorReport.reportFieldErrors(Schema.Struct({ customer
 /** The link, answered with 201 (a copy of the class's schema, so no other endpoint's response becomes a 201). */
 const CreatedKycLink = KycLink.KycLinkResponse.annotations(
   HttpApiSchema.annotations<KycLink.KycLinkResponse>({ status: 201 })
+)
+
+/** 409 `CONTACT_VERIFICATION_INCOMPLETE`: the customer's region verifies contacts and one is not verified yet. */
+export const ContactVerificationIncompleteBody = ErrorBody.wire(
+  KycLinkErrors.ContactVerificationIncomplete,
+  409,
+  "The customer's region verifies contacts and its email or phone is not verified yet"
 )
 
 /**
@@ -23,6 +30,8 @@ export class KycLinksApi extends HttpApiGroup.make("kycLinks")
       .setPayload(FieldErrorReport.reportFieldErrors(KycLink.CreateKycLinkRequest))
       .addSuccess(CreatedKycLink)
       .addError(CustomersApi.CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
+      .addError(ContactVerificationIncompleteBody)
       .annotate(OpenApi.Summary, "Create a hosted verification link for a customer")
       .annotate(
         OpenApi.Description,

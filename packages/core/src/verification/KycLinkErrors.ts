@@ -27,3 +27,23 @@ export class KycLinkUnusable extends Schema.TaggedError<KycLinkUnusable>()("KycL
     })
   }
 }
+
+/**
+ * The customer's region verifies contacts and its email or phone is not verified yet: the hosted flow starts only
+ * once they are (`POST /customers/{id}/verify-email`, `/verify-phone`). Code `CONTACT_VERIFICATION_INCOMPLETE` (409).
+ */
+export class ContactVerificationIncomplete extends Schema.TaggedError<ContactVerificationIncomplete>()(
+  "ContactVerificationIncomplete",
+  {
+    code: Schema.tag("CONTACT_VERIFICATION_INCOMPLETE"),
+    reason: Schema.String,
+    details: Schema.Struct({ unverified: Schema.Array(Schema.Literal("email", "phone")) })
+  }
+) {
+  static of(unverified: ReadonlyArray<"email" | "phone">): ContactVerificationIncomplete {
+    return new ContactVerificationIncomplete({
+      reason: "The customer's contact details must be verified before the hosted verification flow",
+      details: { unverified }
+    })
+  }
+}

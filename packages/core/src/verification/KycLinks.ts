@@ -1,9 +1,9 @@
 import { Context, DateTime, Effect, Layer, Option, Redacted } from "effect"
-import { Customer, type CustomerErrors, Customers } from "../customers/index.js"
+import { ContactVerification, Customer, type CustomerErrors, Customers } from "../customers/index.js"
 import { Ids, PlatformTime, Sha256, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { type Platform, PlatformRepo, SandboxClock } from "../platforms/index.js"
 import { type CreateKycLinkRequest, KycLinkResponse, lifetime, pagePath, type StoredKycLink } from "./KycLink.js"
-import { KycLinkNotFound, KycLinkUnusable } from "./KycLinkErrors.js"
+import { ContactVerificationIncomplete, KycLinkNotFound, KycLinkUnusable } from "./KycLinkErrors.js"
 import { KycLinkRepo } from "./KycLinkRepo.js"
 
 /**
@@ -27,14 +27,21 @@ export class KycLinks extends Context.Tag("@payrail/core/KycLinks")<
   KycLinks,
   {
     /**
-     * Issues a new link for the customer, valid for 24 hours of the platform's clock; earlier links stay valid.
-     * Only the hash of its secret is stored.
+     * Issues a new link for the live customer, valid for 24 hours of the platform's clock; earlier links stay
+     * valid. Only the hash of its secret is stored. Refused (409) while the customer's region verifies contacts
+     * and its email or phone is not verified.
      */
     readonly create: (
       platform: Platform.Platform,
       customerId: Customer.CustomerId,
       request: CreateKycLinkRequest
-    ) => Effect.Effect<KycLinkResponse, CustomerErrors.CustomerNotFound | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      KycLinkResponse,
+      | CustomerErrors.CustomerNotFound
+      | CustomerErrors.CustomerDeleted
+      | ContactVerificationIncomplete
+      | StoreFailure.StoreFailure
+    >
     /**
      * The link whose secret this is, if it is unspent and unexpired at its platform's time, with its platform and
      * customer. 404 for an unknown secret, 410 for a spent or expired link.
@@ -57,6 +64,13 @@ export class KycLinks extends Context.Tag("@payrail/core/KycLinks")<
 >() {}
 
 const secretPrefix = "kyc_"
+
+/** The contacts the customer's region verifies that are not verified yet (none outside such regions). */
+const unverifiedContacts = (customer: Customer.Customer): ReadonlyArray<"email" | "phone"> => {
+  if (!ContactVerification.usesContactVerification(customer.region)) return []
+  const status = customer.contactVerification ?? {}
+  return (["email", "phone"] as const).filter((channel) => status[channel] === "PENDING")
+}
 
 /** The platform's time: real time plus its sandbox clock's offset. */
 const inPlatformTime = (platform: Platform.Platform) => PlatformTime.within(SandboxClock.offsetOf(platform))
@@ -83,7 +97,9 @@ export const layer = Layer.effect(
         customerId: Customer.CustomerId,
         request: CreateKycLinkRequest
       ) {
-        yield* customers.get(platform, customerId)
+        const customer = yield* customers.requireLive(platform, customerId)
+        const unverified = unverifiedContacts(customer)
+        if (unverified.length > 0) return yield* ContactVerificationIncomplete.of(unverified)
         const secret = `${secretPrefix}${Ids.base64url(yield* ids.randomBytes(32))}`
         const now = yield* DateTime.now
         const expiresAt = DateTime.addDuration(now, lifetime)

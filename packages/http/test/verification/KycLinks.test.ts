@@ -58,6 +58,29 @@ describe("POST /customers/{customerId}/kyc-link", () => {
     expect((await link(customer.id, {}, api.otherPlatformBasic)).status).toBe(404)
   })
 
+  it("answers 410 CUSTOMER_DELETED for a deleted customer", async () => {
+    const customer = await createBusiness()
+    expect((await api.request(`${base}/customers/${customer.id}`, { method: "DELETE" })).status).toBe(200)
+    const response = await link(customer.id)
+    expect(response.status).toBe(410)
+    expect((await response.json()).code).toBe("CUSTOMER_DELETED")
+  })
+
+  it("answers 409 while the customer's region verifies contacts and its email is not verified", async () => {
+    const created = await api.request(`${base}/customers`, {
+      method: "POST",
+      body: JSON.stringify({ customerType: "INDIVIDUAL", region: "DE", email: "ada@example.com" })
+    })
+    const customer = await created.json()
+    expect(customer.contactVerification).toEqual({ email: "PENDING" })
+    const response = await link(customer.id)
+    expect(response.status).toBe(409)
+    expect(await response.json()).toMatchObject({
+      code: "CONTACT_VERIFICATION_INCOMPLETE",
+      details: { unverified: ["email"] }
+    })
+  })
+
   it("needs the MANAGE permission", async () => {
     const customer = await createBusiness()
     const viewer = await api.tokenWith(["VIEW"])
