@@ -3,8 +3,7 @@ import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
-import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
-import { IdempotencyHeader } from "./kernel/index.js"
+import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
   ExchangeRatesApi,
   QuotesApi,
@@ -15,7 +14,7 @@ import {
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
-import { KycLinksApi } from "./verification/index.js"
+import { BeneficialOwnersApi, KycLinksApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -75,6 +74,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(KycLinksApi.KycLinksApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)

@@ -31,7 +31,7 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
-import { KycLinks } from "./verification/index.js"
+import { BeneficialOwners, KycLinks } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -64,6 +64,7 @@ export type Services =
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
+  | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
 
 /**
@@ -116,6 +117,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
+  BeneficialOwners.layer,
   Layer.merge(walletLayer, KycLinks.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),

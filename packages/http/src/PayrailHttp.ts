@@ -27,13 +27,14 @@ import type {
   WalletPrivacy,
   WalletSessions,
   CustomerEmailSync,
+  BeneficialOwners,
   KycLinks
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { Deprecations, DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
@@ -42,7 +43,6 @@ import {
   TransactionsHandlers,
   TransfersHandlers
 } from "./payments/index.js"
-import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
   CallerTime,
@@ -51,7 +51,7 @@ import {
   TokensHandlers
 } from "./platforms/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
-import { KycLinksHandlers } from "./verification/index.js"
+import { BeneficialOwnersHandlers, KycLinksHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -81,6 +81,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
 
 /** Where the OpenAPI document and the API reference page are served. */
@@ -127,6 +128,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,
       SystemHandlers.layer
     )

@@ -1,1 +1,2 @@
+export * as BeneficialOwnersApi from "./BeneficialOwnersApi.js"
 export * as KycLinksApi from "./KycLinksApi.js"

@@ -60,6 +60,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     exportWallet: "MANAGE",
     updateWallet: "MANAGE"
   },
+  beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
   kycLinks: { create: "MANAGE" }
 }
 

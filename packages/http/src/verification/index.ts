@@ -1,1 +1,2 @@
+export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
 export * as KycLinksHandlers from "./KycLinksHandlers.js"
