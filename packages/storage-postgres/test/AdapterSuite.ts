@@ -80,7 +80,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "jobs_wake_when_due",
             "customer_uma_addresses",
             "uma_lookups",
-            "wallet_auth"
+            "wallet_auth",
+            "verification_records"
           ]
             .map((name, index) => ({ migration_id: index + 1, name }))
             .concat([{ migration_id: 26, name: "verifications" }])
