@@ -14,6 +14,7 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
+import { VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -74,6 +75,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(VerificationsApi.VerificationsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -16,6 +16,7 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
+import { Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -55,6 +56,7 @@ export type Services =
   | Transfers.Transfers
   | UmaLookups.UmaLookups
   | SignedRetry.SignedRetry
+  | Verifications.Verifications
   | Credentials.Credentials
   | Logins.Logins
   | WalletSessions.WalletSessions
@@ -114,6 +116,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
+  Verifications.layer,
   walletLayer.pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),

@@ -26,7 +26,8 @@ import type {
   WalletExports,
   WalletPrivacy,
   WalletSessions,
-  CustomerEmailSync
+  CustomerEmailSync,
+  Verifications
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -49,6 +50,7 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
+import { VerificationsHandlers } from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
 
 /** The domain services the HTTP API calls. */
@@ -79,6 +81,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | Verifications.Verifications
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -124,6 +127,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      VerificationsHandlers.layer,
       SystemHandlers.layer
     )
   ),

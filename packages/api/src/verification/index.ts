@@ -1,0 +1,1 @@
+export * as VerificationsApi from "./VerificationsApi.js"

@@ -1,0 +1,1 @@
+export * as VerificationsHandlers from "./VerificationsHandlers.js"
