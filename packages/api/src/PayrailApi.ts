@@ -13,8 +13,8 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
+import { BeneficialOwnersApi, KycLinksApi, VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
-import { BeneficialOwnersApi, KycLinksApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -74,6 +74,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(VerificationsApi.VerificationsApi)
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(KycLinksApi.KycLinksApi)
   .prefix(basePath)

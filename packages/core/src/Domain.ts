@@ -16,6 +16,7 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
+import { BeneficialOwners, KycLinks, Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -31,7 +32,6 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
-import { BeneficialOwners, KycLinks } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -56,6 +56,7 @@ export type Services =
   | Transfers.Transfers
   | UmaLookups.UmaLookups
   | SignedRetry.SignedRetry
+  | Verifications.Verifications
   | Credentials.Credentials
   | Logins.Logins
   | WalletSessions.WalletSessions
@@ -118,6 +119,7 @@ export const layer = Layer.mergeAll(
   ExchangeRates.layer,
   UmaLookups.layer,
   BeneficialOwners.layer,
+  Verifications.layer,
   Layer.merge(walletLayer, KycLinks.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),

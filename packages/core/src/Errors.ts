@@ -39,3 +39,4 @@ export {
   TokenNotFound,
   Unauthenticated
 } from "./platforms/PlatformErrors.js"
+export { VerificationFinal, VerificationNotFound } from "./verification/VerificationErrors.js"

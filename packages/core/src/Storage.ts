@@ -7,10 +7,8 @@ import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
 import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
-import type { KycLinkRepo } from "./verification/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
-import type { VerificationRepo } from "./verification/index.js"
-import type { BeneficialOwnerRepo, DocumentRepo } from "./verification/index.js"
+import type { BeneficialOwnerRepo, DocumentRepo, KycLinkRepo, VerificationRepo } from "./verification/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -36,7 +34,7 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
-  | VerificationRepo.VerificationRepo
   | DocumentRepo.DocumentRepo
   | BeneficialOwnerRepo.BeneficialOwnerRepo
+  | VerificationRepo.VerificationRepo
   | KycLinkRepo.KycLinkRepo

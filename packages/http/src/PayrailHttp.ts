@@ -27,6 +27,7 @@ import type {
   WalletPrivacy,
   WalletSessions,
   CustomerEmailSync,
+  Verifications,
   BeneficialOwners,
   KycLinks
 } from "@payrail/core"
@@ -50,8 +51,8 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
+import { BeneficialOwnersHandlers, KycLinksHandlers, VerificationsHandlers } from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
-import { BeneficialOwnersHandlers, KycLinksHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -81,6 +82,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | Verifications.Verifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
 
@@ -128,6 +130,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      VerificationsHandlers.layer,
       BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,
       SystemHandlers.layer

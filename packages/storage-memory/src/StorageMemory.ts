@@ -57,8 +57,9 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemorySignedRequestRepo.layer,
   MemoryOtpChallengeRepo.layer,
   MemoryWalletSecretRepo.layer,
-  MemoryVerificationRepo.layer,
   MemoryDocumentRepo.layer,
   MemoryBeneficialOwnerRepo.layer,
+  MemoryVerificationRepo.layer,
+  MemoryVerificationRepo.layer,
   MemoryKycLinkRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -59,9 +59,10 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
   PgWalletSecretRepo.layer,
-  PgVerificationRepo.layer,
   PgDocumentRepo.layer,
   PgBeneficialOwnerRepo.layer,
+  PgVerificationRepo.layer,
+  PgVerificationRepo.layer,
   PgKycLinkRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 

@@ -53,9 +53,9 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
       "wallet secrets": WalletSecretSuite,
-      verifications: VerificationSuite,
       documents: DocumentSuite,
       "beneficial owners": BeneficialOwnerSuite,
+      verifications: VerificationSuite,
       "kyc links": KycLinkSuite
     }
     for (const [name, suite] of Object.entries(suites)) {

@@ -1,2 +1,3 @@
+export * as VerificationsApi from "./VerificationsApi.js"
 export * as BeneficialOwnersApi from "./BeneficialOwnersApi.js"
 export * as KycLinksApi from "./KycLinksApi.js"

@@ -10,6 +10,7 @@ type Permission = ApiToken.Permission
  * body is never read. The handlers check the same permission again.
  */
 const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
+  verifications: { submit: "MANAGE", list: "VIEW", get: "VIEW" },
   customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", delete: "MANAGE" },
   internalAccounts: {
     list: "VIEW",

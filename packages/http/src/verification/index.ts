@@ -1,2 +1,3 @@
+export * as VerificationsHandlers from "./VerificationsHandlers.js"
 export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
 export * as KycLinksHandlers from "./KycLinksHandlers.js"
