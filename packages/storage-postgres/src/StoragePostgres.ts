@@ -27,6 +27,7 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgDocumentStore from "./verification/PgDocumentStore.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -54,7 +55,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgAuthSessionRepo.layer,
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
-  PgWalletSecretRepo.layer
+  PgWalletSecretRepo.layer,
+  PgDocumentStore.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -81,7 +81,9 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_uma_addresses",
             "uma_lookups",
             "wallet_auth"
-          ].map((name, index) => ({ migration_id: index + 1, name }))
+          ]
+            .map((name, index) => ({ migration_id: index + 1, name }))
+            .concat([{ migration_id: 25, name: "document_files" }])
         )
       })
     )

@@ -24,6 +24,7 @@ import jobsWakeWhenDue from "./0020_jobs_wake_when_due.js"
 import customerUmaAddresses from "./0021_customer_uma_addresses.js"
 import umaLookups from "./0022_uma_lookups.js"
 import walletAuth from "./0023_wallet_auth.js"
+import documentFiles from "./0025_document_files.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -57,5 +58,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0020_jobs_wake_when_due": jobsWakeWhenDue,
   "0021_customer_uma_addresses": customerUmaAddresses,
   "0022_uma_lookups": umaLookups,
-  "0023_wallet_auth": walletAuth
+  "0023_wallet_auth": walletAuth,
+  "0025_document_files": documentFiles
 }
