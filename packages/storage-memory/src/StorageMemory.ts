@@ -19,6 +19,8 @@ import * as MemoryUmaLookupRepo from "./payments/MemoryUmaLookupRepo.js"
 import * as MemoryApiTokenRepo from "./platforms/MemoryApiTokenRepo.js"
 import * as MemoryCredentialChanges from "./platforms/MemoryCredentialChanges.js"
 import * as MemoryPlatformRepo from "./platforms/MemoryPlatformRepo.js"
+import * as MemoryBeneficialOwnerRepo from "./verification/MemoryBeneficialOwnerRepo.js"
+import * as MemoryDocumentRepo from "./verification/MemoryDocumentRepo.js"
 import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
 import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
 import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
@@ -54,5 +56,7 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemorySignedRequestRepo.layer,
   MemoryOtpChallengeRepo.layer,
   MemoryWalletSecretRepo.layer,
+  MemoryDocumentRepo.layer,
+  MemoryBeneficialOwnerRepo.layer,
   MemoryDocumentStore.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

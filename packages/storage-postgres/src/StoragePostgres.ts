@@ -23,6 +23,8 @@ import * as PgApiTokenRepo from "./platforms/PgApiTokenRepo.js"
 import * as PgCredentialChanges from "./platforms/PgCredentialChanges.js"
 import * as PgliteCredentialChanges from "./platforms/PgliteCredentialChanges.js"
 import * as PgPlatformRepo from "./platforms/PgPlatformRepo.js"
+import * as PgBeneficialOwnerRepo from "./verification/PgBeneficialOwnerRepo.js"
+import * as PgDocumentRepo from "./verification/PgDocumentRepo.js"
 import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
@@ -56,6 +58,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
   PgWalletSecretRepo.layer,
+  PgDocumentRepo.layer,
+  PgBeneficialOwnerRepo.layer,
   PgDocumentStore.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 

@@ -80,10 +80,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "jobs_wake_when_due",
             "customer_uma_addresses",
             "uma_lookups",
-            "wallet_auth"
-          ]
-            .map((name, index) => ({ migration_id: index + 1, name }))
-            .concat([{ migration_id: 25, name: "document_files" }])
+            "wallet_auth",
+            "verification_records",
+            "document_files"
+          ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
     )

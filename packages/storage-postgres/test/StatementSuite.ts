@@ -21,9 +21,18 @@ import {
   TransactionRepo,
   UmaLookupRepo,
   UnitOfWork,
-  WalletSecretRepo
+  WalletSecretRepo,
+  BeneficialOwnerRepo,
+  DocumentRepo
 } from "@payrail/core"
-import { AccountFixtures, Fixtures, LedgerFixtures, PaymentFixtures, WalletFixtures } from "@payrail/storage-testkit"
+import {
+  AccountFixtures,
+  Fixtures,
+  LedgerFixtures,
+  PaymentFixtures,
+  VerificationFixtures,
+  WalletFixtures
+} from "@payrail/storage-testkit"
 import { Effect, type Layer, Option } from "effect"
 import * as Statements from "./fixtures/Statements.js"
 
@@ -177,6 +186,31 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const secrets = yield* WalletSecretRepo.WalletSecretRepo
           yield* count("walletSecrets.keep", secrets.keep(platform.id, wallet.id, "sealed", Fixtures.at(0)))
 
+          const documents = yield* DocumentRepo.DocumentRepo
+          const document = VerificationFixtures.document(customer.id)
+          const documentId = document.document.id
+          yield* count("documents.insert", documents.insert(platform.id, document))
+          yield* count("documents.findById", documents.findById(platform.id, documentId))
+          yield* count("documents.list", documents.list(platform.id, { documentHolder: customer.id }, firstPage))
+          yield* count("documents.listByHolders", documents.listByHolders(platform.id, [customer.id]))
+          yield* count("documents.listByHolders of none", documents.listByHolders(platform.id, []))
+          yield* count("documents.replace", documents.replace(platform.id, { ...document, version: 2 }, 1))
+          yield* count("documents.markSubmitted", documents.markSubmitted(platform.id, [documentId], Fixtures.at(1)))
+          yield* count("documents.markSubmitted of none", documents.markSubmitted(platform.id, [], Fixtures.at(1)))
+          yield* count("documents.delete", documents.delete(platform.id, documentId))
+
+          const owners = yield* BeneficialOwnerRepo.BeneficialOwnerRepo
+          const owner = VerificationFixtures.owner(customer.id)
+          yield* count("beneficialOwners.insert", owners.insert(platform.id, owner))
+          yield* count("beneficialOwners.findById", owners.findById(platform.id, owner.owner.id))
+          yield* count("beneficialOwners.list", owners.list(platform.id, customer.id, firstPage))
+          yield* count("beneficialOwners.listAll", owners.listAll(platform.id, customer.id))
+          yield* count("beneficialOwners.update", owners.update(platform.id, { ...owner, version: 2 }, 1))
+          yield* count(
+            "beneficialOwners.resolveKycStatus",
+            owners.resolveKycStatus(platform.id, owner.owner.id, "PENDING", Fixtures.at(1))
+          )
+
           const externalAccounts = yield* ExternalAccountRepo.ExternalAccountRepo
           const account = AccountFixtures.externalAccount({ customerId: customer.id })
           const defaultAccount = AccountFixtures.externalAccount({
@@ -300,6 +334,21 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "otpChallenges.recordFailure": 1,
             "otpChallenges.take": 1,
             "walletSecrets.keep": 1,
+            "documents.insert": 1,
+            "documents.findById": 1,
+            "documents.list": 2,
+            "documents.listByHolders": 1,
+            "documents.listByHolders of none": 0,
+            "documents.replace": 1,
+            "documents.markSubmitted": 1,
+            "documents.markSubmitted of none": 0,
+            "documents.delete": 1,
+            "beneficialOwners.insert": 1,
+            "beneficialOwners.findById": 1,
+            "beneficialOwners.list": 2,
+            "beneficialOwners.listAll": 1,
+            "beneficialOwners.update": 1,
+            "beneficialOwners.resolveKycStatus": 1,
             "externalAccounts.insert": 1,
             "externalAccounts.insert a default": 3,
             "externalAccounts.findById": 1,

@@ -16,6 +16,8 @@ import * as QuoteSuite from "./payments/QuoteSuite.js"
 import * as TransactionSuite from "./payments/TransactionSuite.js"
 import * as UmaLookupSuite from "./payments/UmaLookupSuite.js"
 import * as PlatformSuite from "./platforms/PlatformSuite.js"
+import * as BeneficialOwnerSuite from "./verification/BeneficialOwnerSuite.js"
+import * as DocumentSuite from "./verification/DocumentSuite.js"
 import * as AuthMethodSuite from "./wallets/AuthMethodSuite.js"
 import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
 import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
@@ -50,6 +52,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
       "wallet secrets": WalletSecretSuite,
+      documents: DocumentSuite,
+      "beneficial owners": BeneficialOwnerSuite,
       "document files": DocumentStoreSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
