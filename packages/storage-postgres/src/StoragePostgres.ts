@@ -29,6 +29,7 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgDocumentStore from "./verification/PgDocumentStore.js"
 import * as PgVerificationRepo from "./verification/PgVerificationRepo.js"
 import * as PgKycLinkRepo from "./verification/PgKycLinkRepo.js"
 
@@ -61,7 +62,7 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgWalletSecretRepo.layer,
   PgDocumentRepo.layer,
   PgBeneficialOwnerRepo.layer,
-  PgVerificationRepo.layer,
+  PgDocumentStore.layer,
   PgVerificationRepo.layer,
   PgKycLinkRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))

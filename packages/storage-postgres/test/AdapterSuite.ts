@@ -80,20 +80,13 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "jobs_wake_when_due",
             "customer_uma_addresses",
             "uma_lookups",
-            "wallet_auth"
-          ]
-            .map((name, index) => ({ migration_id: index + 1, name }))
-            // The verification issue's migrations, numbered per branch (0025 lands with the document files).
-            .concat(
-              (
-                [
-                  [24, "verification_records"],
-                  [26, "verifications"],
-                  [27, "customer_lifecycle"],
-                  [28, "kyc_links"]
-                ] as const
-              ).map(([migration_id, name]) => ({ migration_id, name }))
-            )
+            "wallet_auth",
+            "verification_records",
+            "document_files",
+            "verifications",
+            "customer_lifecycle",
+            "kyc_links"
+          ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
     )

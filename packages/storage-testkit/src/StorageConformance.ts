@@ -24,6 +24,7 @@ import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
+import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 
 /**
@@ -55,6 +56,7 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "wallet secrets": WalletSecretSuite,
       documents: DocumentSuite,
       "beneficial owners": BeneficialOwnerSuite,
+      "document files": DocumentStoreSuite,
       verifications: VerificationSuite,
       "kyc links": KycLinkSuite
     }
