@@ -31,6 +31,7 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
+import { ContactVerifications } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -63,6 +64,7 @@ export type Services =
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
+  | ContactVerifications.ContactVerifications
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -114,7 +116,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
-  walletLayer.pipe(Layer.provideMerge(Customers.layer))
+  Layer.merge(walletLayer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

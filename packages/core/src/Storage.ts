@@ -8,6 +8,7 @@ import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
+import type { ContactCodeRepo } from "./verification/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -33,3 +34,4 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
+  | ContactCodeRepo.ContactCodeRepo

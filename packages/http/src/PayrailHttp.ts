@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import type {
   ApiTokens,
   Authentication,
+  ContactVerifications,
   Customers,
   ExchangeRates,
   ExternalAccounts,
@@ -50,6 +51,7 @@ import {
   TokensHandlers
 } from "./platforms/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
+import { ContactVerificationHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -79,6 +81,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | ContactVerifications.ContactVerifications
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -124,6 +127,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      ContactVerificationHandlers.layer,
       SystemHandlers.layer
     )
   ),

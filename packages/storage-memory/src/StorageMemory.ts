@@ -23,6 +23,7 @@ import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
 import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
 import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
 import * as MemoryWalletSecretRepo from "./wallets/MemoryWalletSecretRepo.js"
+import * as MemoryContactCodeRepo from "./verification/MemoryContactCodeRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -52,5 +53,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryAuthSessionRepo.layer,
   MemorySignedRequestRepo.layer,
   MemoryOtpChallengeRepo.layer,
-  MemoryWalletSecretRepo.layer
+  MemoryWalletSecretRepo.layer,
+  MemoryContactCodeRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -27,6 +27,7 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgContactCodeRepo from "./verification/PgContactCodeRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -54,6 +55,7 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgAuthSessionRepo.layer,
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
+  PgContactCodeRepo.layer,
   PgWalletSecretRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 

@@ -1,0 +1,1 @@
+export * as ContactVerificationApi from "./ContactVerificationApi.js"

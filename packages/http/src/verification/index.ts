@@ -1,0 +1,1 @@
+export * as ContactVerificationHandlers from "./ContactVerificationHandlers.js"
