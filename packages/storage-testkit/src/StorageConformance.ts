@@ -21,6 +21,7 @@ import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
 import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
+import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -48,7 +49,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "auth sessions": AuthSessionSuite,
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
-      "wallet secrets": WalletSecretSuite
+      "wallet secrets": WalletSecretSuite,
+      "contact codes": ContactCodeSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
