@@ -13,7 +13,7 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
-import { BeneficialOwnersApi, KycLinksApi, VerificationsApi } from "./verification/index.js"
+import { BeneficialOwnersApi, ContactVerificationApi, KycLinksApi, VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
@@ -74,6 +74,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(ContactVerificationApi.ContactVerificationApi)
   .add(VerificationsApi.VerificationsApi)
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(KycLinksApi.KycLinksApi)

@@ -16,7 +16,7 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
-import { BeneficialOwners, KycLinks, Verifications } from "./verification/index.js"
+import { BeneficialOwners, ContactVerifications, KycLinks, Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -65,6 +65,7 @@ export type Services =
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
+  | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
 
@@ -120,7 +121,7 @@ export const layer = Layer.mergeAll(
   UmaLookups.layer,
   BeneficialOwners.layer,
   Verifications.layer,
-  Layer.merge(walletLayer, KycLinks.layer).pipe(Layer.provideMerge(Customers.layer))
+  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

@@ -14,6 +14,7 @@ export {
 export { CustomerDeleted, CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
+export { ContactCodeRefused, ContactVerificationConflict } from "./verification/ContactVerificationErrors.js"
 export { RateLimited } from "./kernel/RateLimited.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
 export {

@@ -10,6 +10,7 @@ import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
 import type {
   BeneficialOwnerRepo,
+  ContactCodeRepo,
   DocumentRepo,
   DocumentStore,
   KycLinkRepo,
@@ -40,6 +41,7 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
+  | ContactCodeRepo.ContactCodeRepo
   | DocumentRepo.DocumentRepo
   | BeneficialOwnerRepo.BeneficialOwnerRepo
   | DocumentStore.DocumentStore

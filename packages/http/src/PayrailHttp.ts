@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import type {
   ApiTokens,
   Authentication,
+  ContactVerifications,
   Customers,
   ExchangeRates,
   ExternalAccounts,
@@ -51,7 +52,12 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
-import { BeneficialOwnersHandlers, KycLinksHandlers, VerificationsHandlers } from "./verification/index.js"
+import {
+  BeneficialOwnersHandlers,
+  ContactVerificationHandlers,
+  KycLinksHandlers,
+  VerificationsHandlers
+} from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
 
 /** The domain services the HTTP API calls. */
@@ -82,6 +88,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | ContactVerifications.ContactVerifications
   | Verifications.Verifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
@@ -130,6 +137,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      ContactVerificationHandlers.layer,
       VerificationsHandlers.layer,
       BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,

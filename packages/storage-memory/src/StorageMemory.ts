@@ -25,6 +25,7 @@ import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
 import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
 import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
 import * as MemoryWalletSecretRepo from "./wallets/MemoryWalletSecretRepo.js"
+import * as MemoryContactCodeRepo from "./verification/MemoryContactCodeRepo.js"
 import * as MemoryDocumentStore from "./verification/MemoryDocumentStore.js"
 import * as MemoryVerificationRepo from "./verification/MemoryVerificationRepo.js"
 import * as MemoryKycLinkRepo from "./verification/MemoryKycLinkRepo.js"
@@ -58,6 +59,7 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemorySignedRequestRepo.layer,
   MemoryOtpChallengeRepo.layer,
   MemoryWalletSecretRepo.layer,
+  MemoryContactCodeRepo.layer,
   MemoryDocumentRepo.layer,
   MemoryBeneficialOwnerRepo.layer,
   MemoryDocumentStore.layer,

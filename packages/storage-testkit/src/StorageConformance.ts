@@ -24,6 +24,7 @@ import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
+import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
 import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 
@@ -54,6 +55,7 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
       "wallet secrets": WalletSecretSuite,
+      "contact codes": ContactCodeSuite,
       documents: DocumentSuite,
       "beneficial owners": BeneficialOwnerSuite,
       "document files": DocumentStoreSuite,

@@ -4,7 +4,7 @@ import type { CustomerFilter } from "./CustomerRepo.js"
 import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
 import { CustomerDeleted, CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
-import type { ContactChannel } from "./ContactVerification.js"
+import { type ContactChannel, usesContactVerification } from "./ContactVerification.js"
 import { KycProvider } from "./KycProvider.js"
 import {
   DomainEvent,
@@ -274,7 +274,7 @@ export const layer = Layer.effect(
             const current = stored.customer
             if (current.isDeleted) return yield* CustomerDeleted.of(id)
             const contact = channel === "email" ? current.email : current.phoneNumber
-            if (contact !== destination || current.contactVerification === undefined) return Option.none()
+            if (contact !== destination || !usesContactVerification(current.region)) return Option.none()
             const contactVerification = { ...current.contactVerification, [channel]: "VERIFIED" as const }
             const updatedAt = yield* DateTime.now
             return Option.some({ ...stored, customer: rebuild(current, { contactVerification, updatedAt }) })

@@ -12,6 +12,7 @@ type Permission = ApiToken.Permission
 const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   verifications: { submit: "MANAGE", list: "VIEW", get: "VIEW" },
   customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", delete: "MANAGE" },
+  contactVerification: { sendEmail: "MANAGE", confirmEmail: "MANAGE", sendPhone: "MANAGE", confirmPhone: "MANAGE" },
   internalAccounts: {
     list: "VIEW",
     listForCustomers: "VIEW",

@@ -1,6 +1,6 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
-import { Sandbox } from "@payrail/sandbox"
+import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
 import { checkedFetch } from "./OpenApiContract.js"
@@ -16,7 +16,9 @@ export interface Harness {
   /** A second platform's Basic header value, for scoping tests. */
   readonly otherPlatformBasic: string
   /** Runs an effect against the harness's services, for setting up state the API cannot reach cheaply. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Domain.Services | Storage.Services>) => Promise<A>
+  readonly run: <A, E>(
+    effect: Effect.Effect<A, E, Domain.Services | Storage.Services | SandboxOtpDelivery.SandboxOtpOutbox>
+  ) => Promise<A>
   readonly dispose: () => Promise<void>
 }
 
@@ -39,7 +41,7 @@ export const makeHarness = async (
   const services = Domain.layer.pipe(
     Layer.provideMerge(options.storage ?? StorageMemory.layer),
     Layer.provide(WalletPorts.layer),
-    Layer.provide(Sandbox.layer),
+    Layer.provideMerge(Sandbox.layer),
     Layer.provide(Ids.layer)
   )
   const runtime = ManagedRuntime.make(services)

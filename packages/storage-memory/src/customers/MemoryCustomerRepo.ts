@@ -36,6 +36,13 @@ export const layer = Layer.effect(
         Effect.flatten(
           state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
             const key = uniqueKey(platformId, customer.platformCustomerId)
+            // A customer stored already deleted holds no key, as in the SQL adapter's partial index.
+            if (customer.isDeleted) {
+              return [
+                Effect.void,
+                setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
+              ] as const
+            }
             if (byPlatformCustomerId.has(key)) {
               const taken = Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
               return [Effect.fail(taken), () => {}] as const

@@ -98,10 +98,10 @@ export const make: Effect.Effect<
         columns(stored),
         (values) => sql`WITH inserted AS (
             INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}
-            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot
+            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
           )
           INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
-          SELECT platform_id, customer_type, slot, 1 FROM inserted
+          SELECT platform_id, customer_type, slot, 1 FROM inserted WHERE NOT is_deleted
           ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + 1`
       )
   })

@@ -7,8 +7,9 @@ import { statements } from "./internal/statements.js"
  *   `platform_customer_id` is unique among live customers only: the constraint becomes a partial unique index of
  *   the same name (whose violation `PgCustomerRepo` maps to `PlatformCustomerIdTaken`), so a deleted customer's
  *   `platformCustomerId` can be reused.
- * - `contact_codes`: the outstanding verification code of each (customer, channel), hashed, with its expiry and
- *   wrong attempts; a new code replaces the earlier one, a confirmed one is deleted.
+ * - `contact_codes`: the outstanding verification code of each (customer, channel) as its record (a digest of the
+ *   code, never the code, with its expiry and wrong attempts); a new code replaces the earlier one, a confirmed
+ *   one is deleted.
  */
 export default statements(
   (sql) => sql`ALTER TABLE customers ADD COLUMN is_deleted boolean NOT NULL DEFAULT false`,
@@ -21,10 +22,7 @@ export default statements(
       customer_id text COLLATE "C" NOT NULL,
       channel text NOT NULL,
       id text COLLATE "C" NOT NULL,
-      destination text NOT NULL,
-      code_hash text NOT NULL,
-      expires_at timestamptz NOT NULL,
-      attempts integer NOT NULL,
+      record jsonb NOT NULL,
       PRIMARY KEY (platform_id, customer_id, channel)
     )`
 )
