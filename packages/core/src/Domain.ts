@@ -16,7 +16,7 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
-import { BeneficialOwners, ContactVerifications, KycLinks, Verifications } from "./verification/index.js"
+import { BeneficialOwners, ContactVerifications, Documents, KycLinks, Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -68,6 +68,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
+  | Documents.Documents
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -121,6 +122,7 @@ export const layer = Layer.mergeAll(
   UmaLookups.layer,
   BeneficialOwners.layer,
   Verifications.layer,
+  Documents.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),

@@ -30,7 +30,8 @@ import type {
   CustomerEmailSync,
   Verifications,
   BeneficialOwners,
-  KycLinks
+  KycLinks,
+  Documents
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -56,6 +57,7 @@ import {
   BeneficialOwnersHandlers,
   ContactVerificationHandlers,
   KycLinksHandlers,
+  VerificationPage,
   VerificationsHandlers
 } from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
@@ -91,6 +93,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | Verifications.Verifications
   | BeneficialOwners.BeneficialOwners
+  | Documents.Documents
   | KycLinks.KycLinks
 
 /** Where the OpenAPI document and the API reference page are served. */
@@ -114,6 +117,7 @@ export const routerConfig = HttpRouter.setRouterConfig({
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
+  VerificationPage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
   Deprecations.layer

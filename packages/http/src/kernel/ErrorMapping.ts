@@ -8,7 +8,7 @@ import {
   HttpIncomingMessage
 } from "@effect/platform"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
-import { Errors, FieldError, InvalidInput } from "@payrail/core"
+import { Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { guarded } from "./internal/jsonBody.js"
 import { isLoosePath } from "./internal/loosePath.js"
@@ -145,6 +145,8 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (isLoosePath(pathOf(request))) return yield* Effect.fail(noRoute)
+    // The hosted verification page reads HTML forms and uploads and answers every failure with a page of its own.
+    if (pathOf(request).startsWith(`${KycLink.pagePath}/`)) return yield* app
     const contentType = request.headers["content-type"]
     if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       return yield* Effect.fail(
