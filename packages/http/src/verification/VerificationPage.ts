@@ -34,7 +34,7 @@ type Services =
  */
 const headers = (formTarget: string | undefined) => ({
   "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'; " +
     `form-action 'self'${formTarget ? ` ${formTarget}` : ""}`,
   "cache-control": "no-store",
   "referrer-policy": "no-referrer",

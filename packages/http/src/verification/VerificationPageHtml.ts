@@ -26,7 +26,7 @@ button:focus,input:focus,select:focus,a:focus{outline:3px solid #c25700;outline-
 /** The page's document: `lang`, a title, inline CSS only (the Content-Security-Policy allows nothing else). */
 export const layout = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<meta name="referrer" content="no-referrer"><title>${escape(title)}</title><style>${style}</style></head>` +
+  `<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escape(title)}</title><style>${style}</style></head>` +
   `<body><main>${body}</main></body></html>`
 
 /** A page that says only why the link cannot be used: no data of the customer. */
