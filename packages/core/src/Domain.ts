@@ -31,6 +31,7 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
+import { Documents } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -60,6 +61,7 @@ export type Services =
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | Documents.Documents
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
@@ -114,6 +116,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
+  Documents.layer,
   walletLayer.pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),

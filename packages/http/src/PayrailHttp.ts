@@ -26,7 +26,8 @@ import type {
   WalletExports,
   WalletPrivacy,
   WalletSessions,
-  CustomerEmailSync
+  CustomerEmailSync,
+  Documents
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -50,6 +51,7 @@ import {
   TokensHandlers
 } from "./platforms/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
+import { DocumentsHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -79,6 +81,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | Documents.Documents
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -124,6 +127,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      DocumentsHandlers.layer,
       SystemHandlers.layer
     )
   ),

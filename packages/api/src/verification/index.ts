@@ -1,0 +1,1 @@
+export * as DocumentsApi from "./DocumentsApi.js"

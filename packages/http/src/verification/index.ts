@@ -1,0 +1,1 @@
+export * as DocumentsHandlers from "./DocumentsHandlers.js"
