@@ -34,7 +34,11 @@ const main = async () => {
     storage: "postgres",
     databaseUrl: url.toString(),
     // Long enough for 50 uploads sharing one loopback and one CPU.
-    env: { PAYRAIL_REQUEST_TIMEOUT_SECONDS: "600", PAYRAIL_DOCUMENT_MAX_BYTES: String(fileBytes) }
+    env: {
+      PAYRAIL_HEADERS_TIMEOUT_SECONDS: "600",
+      PAYRAIL_REQUEST_TIMEOUT_SECONDS: "600",
+      PAYRAIL_DOCUMENT_MAX_BYTES: String(fileBytes)
+    }
   })
   defer(server.label, server.stop)
   const headers = { authorization: server.authorization }
