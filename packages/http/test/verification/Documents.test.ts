@@ -1,6 +1,6 @@
 import { DateTime, Effect } from "effect"
 import { expect, it } from "vitest"
-import { Document, DocumentRepo } from "@payrail/core"
+import { Document, DocumentRepo, DocumentStore } from "@payrail/core"
 import { base, describeOverHttp } from "../support/OverHttp.js"
 
 // Real, tiny files: the smallest valid JPEG header, a 1x1 PNG and a one-page PDF (by their known bytes).
@@ -43,6 +43,14 @@ describeOverHttp("documents over HTTP", { documentMaxBytes: maxBytes }, (api) =>
 
   const upload = (body: FormData | string, init: RequestInit & { auth?: string } = {}) =>
     api.request(`${base}/documents`, { method: "POST", body, ...init })
+
+  // How many staged files no record holds (purged as if a day had passed): a refused upload must leave none.
+  const leftovers = () =>
+    api.run(
+      Effect.flatMap(DocumentStore.DocumentStore, (store) =>
+        Effect.flatMap(DateTime.now, (now) => store.purgeStaged(DateTime.add(now, { days: 1 }), 1000))
+      )
+    )
 
   const passport = (holder: string) => ({ documentHolder: holder, documentType: "PASSPORT", country: "GB" })
 
@@ -92,6 +100,7 @@ describeOverHttp("documents over HTTP", { documentMaxBytes: maxBytes }, (api) =>
     expect(await response.json()).toMatchObject({ code: "INVALID_INPUT", details: { rule: "unsupported_file_type" } })
     const listed = await api.request(`${base}/documents?documentHolder=${encodeURIComponent(holder)}`)
     expect(((await listed.json()) as { data: unknown[] }).data).toEqual([])
+    expect(await leftovers()).toBe(0)
   })
 
   it("refuses a file over the limit with 413 and its error body", async () => {
@@ -104,6 +113,7 @@ describeOverHttp("documents over HTTP", { documentMaxBytes: maxBytes }, (api) =>
       code: "PAYLOAD_TOO_LARGE",
       details: { rule: "max_file_size", maxFileBytes: maxBytes }
     })
+    expect(await leftovers()).toBe(0)
     const exact = new Uint8Array(maxBytes)
     exact.set(jpeg)
     expect((await upload(form(passport(holder), exact))).status).toBe(201)
