@@ -15,6 +15,7 @@ import {
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { BeneficialOwnersApi, ContactVerificationApi, KycLinksApi, VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
+import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -78,6 +79,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(VerificationsApi.VerificationsApi)
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(KycLinksApi.KycLinksApi)
+  .add(DocumentsApi.DocumentsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

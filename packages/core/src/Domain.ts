@@ -62,13 +62,13 @@ export type Services =
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | Documents.Documents
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
-  | Documents.Documents
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of

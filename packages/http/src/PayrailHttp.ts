@@ -56,6 +56,7 @@ import {
 import {
   BeneficialOwnersHandlers,
   ContactVerificationHandlers,
+  DocumentsHandlers,
   KycLinksHandlers,
   VerificationPage,
   VerificationsHandlers
@@ -145,6 +146,7 @@ export const layer = Layer.mergeAll(
       VerificationsHandlers.layer,
       BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,
+      DocumentsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -3,6 +3,7 @@ import path from "node:path"
 import {
   AuthenticationLimits,
   CredentialCache,
+  DocumentLimits,
   Domain,
   Errors,
   Ids,
@@ -68,7 +69,10 @@ export const describeStorage = (settings: ServerConfig): string => {
 export const make = (
   settings: ServerConfig,
   owner = "payrail"
-): Layer.Layer<Domain.Services | Storage.Services | WalletAuth.SignerPublicKey, Errors.StoreFailure> =>
+): Layer.Layer<
+  Domain.Services | Storage.Services | WalletAuth.SignerPublicKey | DocumentLimits.DocumentLimits,
+  Errors.StoreFailure
+> =>
   Domain.layer.pipe(
     Layer.provideMerge(storage(settings, owner)),
     Layer.provide(WalletSetup.otpDelivery),
@@ -86,5 +90,7 @@ export const make = (
     Layer.provide(
       Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))
     ),
-    Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause))
+    Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause)),
+    // The document limit, for the use cases and for the HTTP layer's body bound of uploads.
+    Layer.merge(Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: settings.documentMaxBytes }))
   )

@@ -1,6 +1,7 @@
 import { DateTime, Duration, Effect } from "effect"
 import { IdempotencyPurge, type StoreFailure } from "../kernel/index.js"
 import { SignedRequestPurge } from "../wallets/index.js"
+import { DocumentFilePurge } from "../verification/index.js"
 import type { NewJob } from "./Job.js"
 import * as JobErrors from "./JobErrors.js"
 import * as JobHandler from "./JobHandler.js"
@@ -8,7 +9,8 @@ import { Jobs } from "./Jobs.js"
 
 /**
  * The kind of the hourly purge job: it deletes idempotency records past their retention (`IdempotencyPurge`) and
- * expired signed-retry challenges (`SignedRequestPurge`).
+ * expired signed-retry challenges (`SignedRequestPurge`) and staged document files never attached
+ * (`DocumentFilePurge`).
  */
 export const kind = "idempotency.purge"
 
@@ -43,6 +45,7 @@ export const handler = JobHandler.make({
     Effect.gen(function* () {
       yield* IdempotencyPurge.purge
       yield* SignedRequestPurge.purge
+      yield* DocumentFilePurge.purge
       yield* (yield* Jobs).enqueue(runOf(slotOf(yield* DateTime.now) + 1))
     }).pipe(Effect.mapError(() => JobErrors.JobFailed.retry("the store failed during the idempotency purge")))
 })
