@@ -14,8 +14,8 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
-import { VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
+import { BeneficialOwnersApi, VerificationsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -75,6 +75,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(VerificationsApi.VerificationsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)

@@ -1,4 +1,5 @@
 export * as Authentication from "./platforms/Authentication.js"
+export * as BeneficialOwnersApi from "./verification/BeneficialOwnersApi.js"
 export * as CustomersApi from "./customers/CustomersApi.js"
 export * as ErrorBody from "./kernel/ErrorBody.js"
 export * as ExchangeRatesApi from "./payments/ExchangeRatesApi.js"

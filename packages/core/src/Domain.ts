@@ -16,7 +16,6 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
-import { Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -32,6 +31,7 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
+import { BeneficialOwners, Verifications } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -65,6 +65,7 @@ export type Services =
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
+  | BeneficialOwners.BeneficialOwners
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -116,6 +117,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
+  BeneficialOwners.layer,
   Verifications.layer,
   walletLayer.pipe(Layer.provideMerge(Customers.layer))
 ).pipe(

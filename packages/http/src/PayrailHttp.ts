@@ -27,6 +27,7 @@ import type {
   WalletPrivacy,
   WalletSessions,
   CustomerEmailSync,
+  BeneficialOwners,
   Verifications
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
@@ -50,8 +51,8 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
-import { VerificationsHandlers } from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
+import { BeneficialOwnersHandlers, VerificationsHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -81,6 +82,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | BeneficialOwners.BeneficialOwners
   | Verifications.Verifications
 
 /** Where the OpenAPI document and the API reference page are served. */
@@ -127,6 +129,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      BeneficialOwnersHandlers.layer,
       VerificationsHandlers.layer,
       SystemHandlers.layer
     )

@@ -1,4 +1,5 @@
 export * as AuthenticationLive from "./platforms/AuthenticationLive.js"
+export * as BeneficialOwnersHandlers from "./verification/BeneficialOwnersHandlers.js"
 export * as CustomersHandlers from "./customers/CustomersHandlers.js"
 export * as Deprecations from "./kernel/Deprecations.js"
 export * as DocsPage from "./kernel/DocsPage.js"

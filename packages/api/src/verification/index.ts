@@ -1,1 +1,2 @@
+export * as BeneficialOwnersApi from "./BeneficialOwnersApi.js"
 export * as VerificationsApi from "./VerificationsApi.js"

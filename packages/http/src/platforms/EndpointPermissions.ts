@@ -60,7 +60,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     revokeSession: "MANAGE",
     exportWallet: "MANAGE",
     updateWallet: "MANAGE"
-  }
+  },
+  beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" }
 }
 
 const byRoute = (() => {

@@ -1,1 +1,2 @@
+export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
 export * as VerificationsHandlers from "./VerificationsHandlers.js"
