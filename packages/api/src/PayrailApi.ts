@@ -15,7 +15,7 @@ import {
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
-import { BeneficialOwnersApi, VerificationsApi } from "./verification/index.js"
+import { BeneficialOwnersApi, DocumentsApi, VerificationsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -75,6 +75,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(DocumentsApi.DocumentsApi)
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(VerificationsApi.VerificationsApi)
   .prefix(basePath)

@@ -1,6 +1,7 @@
 export * as Authentication from "./platforms/Authentication.js"
 export * as BeneficialOwnersApi from "./verification/BeneficialOwnersApi.js"
 export * as CustomersApi from "./customers/CustomersApi.js"
+export * as DocumentsApi from "./verification/DocumentsApi.js"
 export * as ErrorBody from "./kernel/ErrorBody.js"
 export * as ExchangeRatesApi from "./payments/ExchangeRatesApi.js"
 export * as ExternalAccountsApi from "./accounts/ExternalAccountsApi.js"

@@ -31,7 +31,7 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
-import { BeneficialOwners, Verifications } from "./verification/index.js"
+import { BeneficialOwners, Documents, Verifications } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -62,6 +62,7 @@ export type Services =
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | Documents.Documents
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
@@ -117,6 +118,7 @@ export const layer = Layer.mergeAll(
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
+  Documents.layer,
   BeneficialOwners.layer,
   Verifications.layer,
   walletLayer.pipe(Layer.provideMerge(Customers.layer))

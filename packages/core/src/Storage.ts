@@ -8,7 +8,7 @@ import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
-import type { BeneficialOwnerRepo, DocumentRepo, VerificationRepo } from "./verification/index.js"
+import type { BeneficialOwnerRepo, DocumentRepo, DocumentStore, VerificationRepo } from "./verification/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -36,4 +36,5 @@ export type Services =
   | WalletSecretRepo.WalletSecretRepo
   | DocumentRepo.DocumentRepo
   | BeneficialOwnerRepo.BeneficialOwnerRepo
+  | DocumentStore.DocumentStore
   | VerificationRepo.VerificationRepo

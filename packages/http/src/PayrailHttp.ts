@@ -27,6 +27,7 @@ import type {
   WalletPrivacy,
   WalletSessions,
   CustomerEmailSync,
+  Documents,
   BeneficialOwners,
   Verifications
 } from "@payrail/core"
@@ -52,7 +53,7 @@ import {
   TokensHandlers
 } from "./platforms/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
-import { BeneficialOwnersHandlers, VerificationsHandlers } from "./verification/index.js"
+import { BeneficialOwnersHandlers, DocumentsHandlers, VerificationsHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -82,6 +83,7 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | Documents.Documents
   | BeneficialOwners.BeneficialOwners
   | Verifications.Verifications
 
@@ -129,6 +131,7 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      DocumentsHandlers.layer,
       BeneficialOwnersHandlers.layer,
       VerificationsHandlers.layer,
       SystemHandlers.layer

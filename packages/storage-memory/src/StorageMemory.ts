@@ -25,6 +25,7 @@ import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
 import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
 import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
 import * as MemoryWalletSecretRepo from "./wallets/MemoryWalletSecretRepo.js"
+import * as MemoryDocumentStore from "./verification/MemoryDocumentStore.js"
 import * as MemoryVerificationRepo from "./verification/MemoryVerificationRepo.js"
 
 /**
@@ -58,5 +59,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryWalletSecretRepo.layer,
   MemoryDocumentRepo.layer,
   MemoryBeneficialOwnerRepo.layer,
+  MemoryDocumentStore.layer,
   MemoryVerificationRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

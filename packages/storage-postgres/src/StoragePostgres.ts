@@ -29,6 +29,7 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgDocumentStore from "./verification/PgDocumentStore.js"
 import * as PgVerificationRepo from "./verification/PgVerificationRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
@@ -60,6 +61,7 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgWalletSecretRepo.layer,
   PgDocumentRepo.layer,
   PgBeneficialOwnerRepo.layer,
+  PgDocumentStore.layer,
   PgVerificationRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 

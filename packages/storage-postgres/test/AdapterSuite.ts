@@ -81,7 +81,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_uma_addresses",
             "uma_lookups",
             "wallet_auth",
-            "verification_records"
+            "verification_records",
+            "document_files"
           ]
             .map((name, index) => ({ migration_id: index + 1, name }))
             .concat([{ migration_id: 26, name: "verifications" }])

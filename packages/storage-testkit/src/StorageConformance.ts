@@ -24,6 +24,7 @@ import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
+import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -54,6 +55,7 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "wallet secrets": WalletSecretSuite,
       documents: DocumentSuite,
       "beneficial owners": BeneficialOwnerSuite,
+      "document files": DocumentStoreSuite,
       verifications: VerificationSuite
     }
     for (const [name, suite] of Object.entries(suites)) {

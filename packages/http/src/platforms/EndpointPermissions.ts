@@ -49,6 +49,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" },
   receiver: { lookupUma: "VIEW", lookupExternalAccount: "VIEW" },
+  documents: { upload: "MANAGE", list: "VIEW", get: "VIEW", replace: "MANAGE", delete: "MANAGE" },
   walletAuth: {
     createCredential: "MANAGE",
     listCredentials: "VIEW",

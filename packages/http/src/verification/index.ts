@@ -1,2 +1,3 @@
+export * as DocumentsHandlers from "./DocumentsHandlers.js"
 export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
 export * as VerificationsHandlers from "./VerificationsHandlers.js"

@@ -25,6 +25,7 @@ import customerUmaAddresses from "./0021_customer_uma_addresses.js"
 import umaLookups from "./0022_uma_lookups.js"
 import walletAuth from "./0023_wallet_auth.js"
 import verificationRecords from "./0024_verification_records.js"
+import documentFiles from "./0025_document_files.js"
 import verifications from "./0026_verifications.js"
 
 /**
@@ -61,5 +62,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0022_uma_lookups": umaLookups,
   "0023_wallet_auth": walletAuth,
   "0024_verification_records": verificationRecords,
+  "0025_document_files": documentFiles,
   "0026_verifications": verifications
 }
