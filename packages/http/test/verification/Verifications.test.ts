@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DateTime, Effect, Option } from "effect"
-import { Document, DocumentRepo, Platform, Platforms } from "@payrail/core"
+import { Effect, Option } from "effect"
+import { Document, DocumentRepo, Outbox, Platform, Platforms } from "@payrail/core"
 import { adapters } from "../support/Adapters.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
 
 const base = "/2025-10-13"
+
+const png = Uint8Array.from(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    "base64"
+  )
+)
 
 // Without the platform stablecoin: the spec approves such platforms' customers at creation, which would hide the
 // regulated / unregulated difference the tables are about.
@@ -55,30 +62,28 @@ for (const adapter of adapters) {
       return { status: response.status, body: await response.json() }
     }
 
-    // A document record put in through the repository (uploads are verif-docs' `POST /documents`).
-    const holdDocument = async (kind: Kind, holder: string, documentType: Document.DocumentType) => {
-      const api = apis[kind]
-      const document = new Document.Document({
-        id: Document.DocumentId.make(`Document:${crypto.randomUUID()}`),
-        documentHolder: holder as Document.DocumentHolderId,
-        documentType,
-        country: "US" as Document.Document["country"],
-        fileName: "scan.png",
-        createdAt: DateTime.unsafeNow()
-      })
-      await api.run(
-        Effect.flatMap(DocumentRepo.DocumentRepo, (repo) =>
-          repo.insert(api.platform.id, {
-            document,
-            contentType: "image/png",
-            sizeBytes: 1024,
-            submittedAt: Option.none(),
-            version: 1
-          })
+    // A real 1x1 PNG, uploaded through `POST /documents` as a platform would.
+    const holdDocument = async (kind: Kind, holder: string, documentType: string) => {
+      const body = new FormData()
+      for (const [key, value] of Object.entries({ documentHolder: holder, documentType, country: "US" })) {
+        body.set(key, value)
+      }
+      body.set("file", new Blob([Uint8Array.from(png)], { type: "image/png" }), "scan.png")
+      const response = await apis[kind].request(`${base}/documents`, { method: "POST", body })
+      expect(response.status).toBe(201)
+      return ((await response.json()) as { id: string }).id
+    }
+
+    // Whether the document was marked submitted (it then cannot be deleted).
+    const submittedAt = (kind: Kind, id: string) =>
+      apis[kind].run(
+        Effect.map(
+          Effect.flatMap(DocumentRepo.DocumentRepo, (repo) =>
+            repo.findById(apis[kind].platform.id, id as Document.DocumentId)
+          ),
+          Option.flatMap((stored) => stored.submittedAt)
         )
       )
-      return document.id
-    }
 
     const individual = async (kind: Kind, fullName: string, complete: boolean) => {
       const created = await send(kind, "POST", "/customers", {
@@ -192,6 +197,9 @@ for (const adapter of adapters) {
               )
             }
             expect((await send(kind, "GET", `/verifications/${body.id}`)).body).toEqual(body)
+            if (documentId !== undefined) {
+              expect(Option.isSome(await submittedAt(kind, documentId))).toBe(verificationStatus !== "RESOLVE_ERRORS")
+            }
           }
           expect(await statusOf(kind, customer.id)).toBe(after)
         }
@@ -320,6 +328,36 @@ for (const adapter of adapters) {
         const answers = await Promise.all([1, 2, 3, 4].map(() => submit("unregulated", customer.id)))
         expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400])
         expect(await statusOf("unregulated", customer.id)).toBe("APPROVED")
+      })
+
+      it("records VERIFICATION.<status> and, when the status changes, CUSTOMER.KYC_<status> in the outbox", async () => {
+        const eventsOf = (customerId: string) =>
+          apis.unregulated.run(
+            Effect.map(
+              Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000)),
+              (events) =>
+                events
+                  .filter((event) => event.data["customerId"] === customerId || event.data["id"] === customerId)
+                  .map((event) => [event.type, event.data["verificationStatus"] ?? event.data["kycStatus"]])
+            )
+          )
+        const approved = await individual("unregulated", "Mary Somerville 999", true)
+        const verification = (await submit("unregulated", approved.customer.id)).body
+        expect(await eventsOf(approved.customer.id)).toEqual([
+          ["CUSTOMER.CREATED", "UNVERIFIED"],
+          ["VERIFICATION.APPROVED", "APPROVED"],
+          ["CUSTOMER.KYC_APPROVED", "APPROVED"]
+        ])
+        const recorded = await apis.unregulated.run(Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000)))
+        expect(
+          recorded.find((event) => event.type === "VERIFICATION.APPROVED" && event.data["id"] === verification.id)?.data
+        ).toEqual(verification)
+        const incomplete = await individual("unregulated", "Mary Somerville 999", false)
+        await submit("unregulated", incomplete.customer.id)
+        expect(await eventsOf(incomplete.customer.id)).toEqual([
+          ["CUSTOMER.CREATED", "UNVERIFIED"],
+          ["VERIFICATION.RESOLVE_ERRORS", "RESOLVE_ERRORS"]
+        ])
       })
 
       it("answers 404 for an unknown customer or verification, and 400 for a malformed id", async () => {
