@@ -81,7 +81,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_uma_addresses",
             "uma_lookups",
             "wallet_auth"
-          ].map((name, index) => ({ migration_id: index + 1, name }))
+          ]
+            .map((name, index) => ({ migration_id: index + 1, name }))
+            // Reserved ids of issue 12's branches (0024-0028); consecutive once every branch has merged.
+            .concat([{ migration_id: 27, name: "customer_lifecycle" }])
         )
       })
     )
