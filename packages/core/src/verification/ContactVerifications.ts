@@ -1,6 +1,6 @@
 import { Context, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { type Customer, type CustomerErrors, ContactVerification, Customers } from "../customers/index.js"
-import { Ids, Sha256, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Ids, RateLimit, RateLimited, RateLimiter, Sha256, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { OtpDelivery } from "../wallets/index.js"
 import {
@@ -14,6 +14,9 @@ import {
 } from "./ContactCode.js"
 import { ContactCodeRepo } from "./ContactCodeRepo.js"
 import { ContactCodeRefused, ContactVerificationConflict } from "./ContactVerificationErrors.js"
+
+/** Codes sent to one contact of a customer: 3 per 90 seconds, so a code cannot be re-sent in a tight loop. */
+export const sendLimit: RateLimit.RateLimit = RateLimit.perWindow("contact_code_per_contact", 3, 90_000)
 
 type CustomerFailure = CustomerErrors.CustomerNotFound | CustomerErrors.CustomerDeleted | StoreFailure.StoreFailure
 
@@ -31,12 +34,15 @@ type CustomerFailure = CustomerErrors.CustomerNotFound | CustomerErrors.Customer
 export class ContactVerifications extends Context.Tag("@payrail/core/ContactVerifications")<
   ContactVerifications,
   {
-    /** Sends (or re-sends) a code to the customer's email or phone. */
+    /** Sends (or re-sends) a code to the customer's email or phone; at most `sendLimit` (429 beyond it). */
     readonly send: (
       platform: Platform.Platform,
       customerId: Customer.CustomerId,
       channel: ContactChannel
-    ) => Effect.Effect<void, ContactVerificationConflict | OtpDelivery.OtpDeliveryFailed | CustomerFailure>
+    ) => Effect.Effect<
+      void,
+      ContactVerificationConflict | OtpDelivery.OtpDeliveryFailed | RateLimited.RateLimited | CustomerFailure
+    >
     /** Confirms the code sent last: the customer, its contact now `VERIFIED`. */
     readonly confirm: (
       platform: Platform.Platform,
@@ -84,6 +90,7 @@ export const layer = Layer.effect(
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
     const delivery = yield* OtpDelivery.OtpDelivery
+    const limiter = yield* RateLimiter.RateLimiter
 
     const send = Effect.fn("ContactVerifications.send")(function* (
       platform: Platform.Platform,
@@ -91,6 +98,8 @@ export const layer = Layer.effect(
       channel: ContactChannel
     ) {
       const destination = yield* destinationOf(yield* customers.requireLive(platform, customerId), channel)
+      const admission = yield* limiter.consume(`contact-code:${platform.id}:${customerId}:${channel}`, sendLimit)
+      if (!admission.admitted) return yield* RateLimited.RateLimited.of(sendLimit, admission.retryAfterMillis)
       const sandbox = platform.environment === "SANDBOX"
       const code = sandbox ? sandboxCode : yield* randomCode(ids)
       const id = yield* ids.uuid

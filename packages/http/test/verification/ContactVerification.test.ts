@@ -134,6 +134,17 @@ for (const adapter of adapters) {
       expect((await t.call(customer.id, "verify-email/confirm", { code: "123456" })).status).toBe(200)
     })
 
+    it("sends at most 3 codes to one contact in 90 seconds, then answers 429 with Retry-After", async () => {
+      const customer = await t.create()
+      for (let sent = 0; sent < 3; sent++) expect((await t.call(customer.id, "verify-phone")).status).toBe(204)
+      const limited = await t.call(customer.id, "verify-phone")
+      expect(limited.status).toBe(429)
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect((await limited.json()).code).toBe("RATE_LIMITED")
+      expect((await t.call(customer.id, "verify-email")).status).toBe(204)
+      expect((await t.call(customer.id, "verify-phone/confirm", { code: "123456" })).status).toBe(200)
+    })
+
     it("rejects a malformed code as a field error", async () => {
       const customer = await t.create()
       const response = await t.call(customer.id, "verify-email/confirm", { code: "12ab" })

@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { Outbox } from "@payrail/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adapters } from "../support/Adapters.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
@@ -38,6 +40,19 @@ for (const adapter of adapters) {
       const again = await remove(customer.id)
       expect(again.status).toBe(410)
       expect(await again.json()).toMatchObject({ code: "CUSTOMER_DELETED", details: { customerId: customer.id } })
+    })
+
+    it("records CUSTOMER.UPDATED with the deleted customer (the reference has no CUSTOMER.DELETED)", async () => {
+      const customer = await create()
+      await remove(customer.id)
+      await remove(customer.id)
+      const events = await api.run(Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(10_000)))
+      const mine = events.filter((event) => event.data["id"] === customer.id)
+      expect(mine.map((event) => [event.type, event.data["isDeleted"]])).toEqual([
+        ["CUSTOMER.CREATED", false],
+        ["CUSTOMER.KYC_APPROVED", false],
+        ["CUSTOMER.UPDATED", true]
+      ])
     })
 
     it("still answers GET, refuses PATCH with 410, and is listed only with isIncludingDeleted=true", async () => {
