@@ -3,8 +3,7 @@ import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
-import { ErrorBody, HttpErrors, SystemApi } from "./kernel/index.js"
-import { IdempotencyHeader } from "./kernel/index.js"
+import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
   ExchangeRatesApi,
   QuotesApi,
@@ -14,8 +13,9 @@ import {
   TransfersApi
 } from "./payments/index.js"
 import { ConfigApi, SandboxClockApi, TokensApi } from "./platforms/index.js"
+import { BeneficialOwnersApi, ContactVerificationApi, KycLinksApi, VerificationsApi } from "./verification/index.js"
 import { WalletAuthApi } from "./wallets/index.js"
-import { BeneficialOwnersApi } from "./verification/index.js"
+import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 
 const { wire } = ErrorBody
@@ -75,7 +75,11 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(TransfersApi.TransfersApi)
   .add(ReceiverApi.ReceiverApi)
   .add(WalletAuthApi.WalletAuthApi)
+  .add(ContactVerificationApi.ContactVerificationApi)
+  .add(VerificationsApi.VerificationsApi)
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
+  .add(KycLinksApi.KycLinksApi)
+  .add(DocumentsApi.DocumentsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

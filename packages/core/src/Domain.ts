@@ -16,6 +16,7 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
+import { BeneficialOwners, ContactVerifications, Documents, KycLinks, Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -31,7 +32,6 @@ import {
   WalletSessions,
   type WalletSignatures
 } from "./wallets/index.js"
-import { BeneficialOwners } from "./verification/index.js"
 
 /** Every use-case service of the domain. */
 export type Services =
@@ -56,15 +56,19 @@ export type Services =
   | Transfers.Transfers
   | UmaLookups.UmaLookups
   | SignedRetry.SignedRetry
+  | Verifications.Verifications
   | Credentials.Credentials
   | Logins.Logins
   | WalletSessions.WalletSessions
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
+  | Documents.Documents
   | CustomerEmailSync.CustomerEmailSync
   | WalletExecutions.WalletExecutions
   | SignedRetry.SignedRetry
+  | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
+  | KycLinks.KycLinks
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -117,7 +121,9 @@ export const layer = Layer.mergeAll(
   ExchangeRates.layer,
   UmaLookups.layer,
   BeneficialOwners.layer,
-  walletLayer.pipe(Layer.provideMerge(Customers.layer))
+  Verifications.layer,
+  Documents.layer,
+  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

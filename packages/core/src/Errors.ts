@@ -11,9 +11,10 @@ export {
   InvalidTransition,
   OwnershipChallengeUnavailable
 } from "./accounts/AccountErrors.js"
-export { CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
+export { CustomerDeleted, CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
 export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
+export { ContactCodeRefused, ContactVerificationConflict } from "./verification/ContactVerificationErrors.js"
 export { RateLimited } from "./kernel/RateLimited.js"
 export { StoreFailure } from "./kernel/StoreFailure.js"
 export {
@@ -39,3 +40,4 @@ export {
   TokenNotFound,
   Unauthenticated
 } from "./platforms/PlatformErrors.js"
+export { VerificationFinal, VerificationNotFound } from "./verification/VerificationErrors.js"

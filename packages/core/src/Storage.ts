@@ -8,7 +8,14 @@ import type { WebhookDeliveryRepo, WebhookSecretRepo } from "./events/index.js"
 import type { IdempotencyKeys } from "./kernel/index.js"
 import type { QuoteRepo, TransactionRepo, UmaLookupRepo } from "./payments/index.js"
 import type { AuthSessionRepo, OtpChallengeRepo, SignedRequestRepo, WalletSecretRepo } from "./wallets/index.js"
-import type { BeneficialOwnerRepo, DocumentRepo } from "./verification/index.js"
+import type {
+  BeneficialOwnerRepo,
+  ContactCodeRepo,
+  DocumentRepo,
+  DocumentStore,
+  KycLinkRepo,
+  VerificationRepo
+} from "./verification/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -34,5 +41,9 @@ export type Services =
   | SignedRequestRepo.SignedRequestRepo
   | OtpChallengeRepo.OtpChallengeRepo
   | WalletSecretRepo.WalletSecretRepo
+  | ContactCodeRepo.ContactCodeRepo
   | DocumentRepo.DocumentRepo
   | BeneficialOwnerRepo.BeneficialOwnerRepo
+  | DocumentStore.DocumentStore
+  | VerificationRepo.VerificationRepo
+  | KycLinkRepo.KycLinkRepo

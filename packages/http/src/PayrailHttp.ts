@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import type {
   ApiTokens,
   Authentication,
+  ContactVerifications,
   Customers,
   ExchangeRates,
   ExternalAccounts,
@@ -27,13 +28,16 @@ import type {
   WalletPrivacy,
   WalletSessions,
   CustomerEmailSync,
-  BeneficialOwners
+  Verifications,
+  BeneficialOwners,
+  KycLinks,
+  Documents
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { Deprecations, DocsPage, ErrorMapping, SystemHandlers } from "./kernel/index.js"
+import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
@@ -42,7 +46,6 @@ import {
   TransactionsHandlers,
   TransfersHandlers
 } from "./payments/index.js"
-import { Idempotency } from "./kernel/index.js"
 import {
   AuthenticationLive,
   CallerTime,
@@ -50,8 +53,15 @@ import {
   SandboxClockHandlers,
   TokensHandlers
 } from "./platforms/index.js"
+import {
+  BeneficialOwnersHandlers,
+  ContactVerificationHandlers,
+  DocumentsHandlers,
+  KycLinksHandlers,
+  VerificationPage,
+  VerificationsHandlers
+} from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
-import { BeneficialOwnersHandlers } from "./verification/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -81,7 +91,11 @@ export type Services =
   | WalletExports.WalletExports
   | WalletPrivacy.WalletPrivacy
   | CustomerEmailSync.CustomerEmailSync
+  | ContactVerifications.ContactVerifications
+  | Verifications.Verifications
   | BeneficialOwners.BeneficialOwners
+  | Documents.Documents
+  | KycLinks.KycLinks
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -104,6 +118,7 @@ export const routerConfig = HttpRouter.setRouterConfig({
 export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
+  VerificationPage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
   Deprecations.layer
@@ -127,7 +142,11 @@ export const layer = Layer.mergeAll(
       TransfersHandlers.layer,
       ReceiverHandlers.layer,
       WalletAuthHandlers.layer,
+      ContactVerificationHandlers.layer,
+      VerificationsHandlers.layer,
       BeneficialOwnersHandlers.layer,
+      KycLinksHandlers.layer,
+      DocumentsHandlers.layer,
       SystemHandlers.layer
     )
   ),

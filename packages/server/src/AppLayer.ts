@@ -1,10 +1,20 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import path from "node:path"
-import { AuthenticationLimits, CredentialCache, Domain, Errors, Ids, type Storage, WebhookSecrets } from "@payrail/core"
+import {
+  AuthenticationLimits,
+  CredentialCache,
+  DocumentLimits,
+  Domain,
+  Errors,
+  Ids,
+  KycLinks,
+  type Storage,
+  WebhookSecrets
+} from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { StoragePostgres } from "@payrail/storage-postgres"
-import type { ServerConfig } from "./ServerConfig.js"
+import { baseUrl, type ServerConfig } from "./ServerConfig.js"
 import * as WalletSetup from "./WalletSetup.js"
 import type { WalletAuth } from "@payrail/wallet-auth"
 import * as NodeWebhookSigner from "./webhooks/NodeWebhookSigner.js"
@@ -59,7 +69,10 @@ export const describeStorage = (settings: ServerConfig): string => {
 export const make = (
   settings: ServerConfig,
   owner = "payrail"
-): Layer.Layer<Domain.Services | Storage.Services | WalletAuth.SignerPublicKey, Errors.StoreFailure> =>
+): Layer.Layer<
+  Domain.Services | Storage.Services | WalletAuth.SignerPublicKey | DocumentLimits.DocumentLimits,
+  Errors.StoreFailure
+> =>
   Domain.layer.pipe(
     Layer.provideMerge(storage(settings, owner)),
     Layer.provide(WalletSetup.otpDelivery),
@@ -71,9 +84,13 @@ export const make = (
     Layer.provide(
       Layer.succeed(WebhookSecrets.WebhookSecretOverlap, Duration.seconds(settings.webhookSecretOverlapSeconds))
     ),
+    // The hosted verification page's links start with the URL clients reach this server at.
+    Layer.provide(Layer.succeed(KycLinks.PublicBaseUrl, baseUrl(settings))),
     Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
     Layer.provide(
       Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))
     ),
-    Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause))
+    Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause)),
+    // The document limit, for the use cases and for the HTTP layer's body bound of uploads.
+    Layer.merge(Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: settings.documentMaxBytes }))
   )

@@ -1,5 +1,6 @@
 import { Config, ConfigError, Either, LogLevel, Option, type Redacted } from "effect"
 import { SourceAddress } from "@payrail/http"
+import { DocumentLimits } from "@payrail/core"
 
 /** Where the server keeps its data. */
 export type StorageKind = "postgres" | "pglite" | "memory"
@@ -38,6 +39,8 @@ export interface ServerConfig {
   readonly jobLeaseSeconds: number
   /** How long a rotated-out webhook signing secret keeps signing beside the new one. */
   readonly webhookSecretOverlapSeconds: number
+  /** The largest document file accepted, in bytes (`PAYRAIL_DOCUMENT_MAX_BYTES`, default 10 MiB). */
+  readonly documentMaxBytes: number
 }
 
 /** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
@@ -169,7 +172,14 @@ export const config: Config.Config<ServerConfig> = Config.all({
     Config.withDefault(64)
   ),
   jobLeaseSeconds: seconds("PAYRAIL_JOB_LEASE_SECONDS", 60),
-  webhookSecretOverlapSeconds: figure("PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, 30 * 86_400)
+  webhookSecretOverlapSeconds: figure("PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, 30 * 86_400),
+  documentMaxBytes: Config.integer("PAYRAIL_DOCUMENT_MAX_BYTES").pipe(
+    Config.validate({
+      message: "must be between 1 and 1073741824",
+      validation: (value) => value >= 1 && value <= 1024 * 1024 * 1024
+    }),
+    Config.withDefault(DocumentLimits.defaultMaxFileBytes)
+  )
 }).pipe(
   Config.validate({
     message: "PAYRAIL_HEADERS_TIMEOUT_SECONDS must not exceed PAYRAIL_REQUEST_TIMEOUT_SECONDS",

@@ -85,4 +85,13 @@ describe("ServerConfig", () => {
       expect(yield* Effect.flip(read({ PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS: "-1" }))).toBeDefined()
     })
   )
+
+  it.effect("reads the document size limit, 10 MiB unless set, from 1 byte to 1 GiB", () =>
+    Effect.gen(function* () {
+      expect(yield* read({})).toMatchObject({ documentMaxBytes: 10 * 1024 * 1024 })
+      expect(yield* read({ PAYRAIL_DOCUMENT_MAX_BYTES: "4096" })).toMatchObject({ documentMaxBytes: 4096 })
+      expect(yield* Effect.flip(read({ PAYRAIL_DOCUMENT_MAX_BYTES: "0" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_DOCUMENT_MAX_BYTES: "1073741825" }))).toBeDefined()
+    })
+  )
 })

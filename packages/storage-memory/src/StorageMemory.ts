@@ -25,6 +25,10 @@ import * as MemoryAuthSessionRepo from "./wallets/MemoryAuthSessionRepo.js"
 import * as MemoryOtpChallengeRepo from "./wallets/MemoryOtpChallengeRepo.js"
 import * as MemorySignedRequestRepo from "./wallets/MemorySignedRequestRepo.js"
 import * as MemoryWalletSecretRepo from "./wallets/MemoryWalletSecretRepo.js"
+import * as MemoryContactCodeRepo from "./verification/MemoryContactCodeRepo.js"
+import * as MemoryDocumentStore from "./verification/MemoryDocumentStore.js"
+import * as MemoryVerificationRepo from "./verification/MemoryVerificationRepo.js"
+import * as MemoryKycLinkRepo from "./verification/MemoryKycLinkRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -55,6 +59,10 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemorySignedRequestRepo.layer,
   MemoryOtpChallengeRepo.layer,
   MemoryWalletSecretRepo.layer,
+  MemoryContactCodeRepo.layer,
   MemoryDocumentRepo.layer,
-  MemoryBeneficialOwnerRepo.layer
+  MemoryBeneficialOwnerRepo.layer,
+  MemoryDocumentStore.layer,
+  MemoryVerificationRepo.layer,
+  MemoryKycLinkRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -29,6 +29,10 @@ import * as PgAuthSessionRepo from "./wallets/PgAuthSessionRepo.js"
 import * as PgOtpChallengeRepo from "./wallets/PgOtpChallengeRepo.js"
 import * as PgSignedRequestRepo from "./wallets/PgSignedRequestRepo.js"
 import * as PgWalletSecretRepo from "./wallets/PgWalletSecretRepo.js"
+import * as PgContactCodeRepo from "./verification/PgContactCodeRepo.js"
+import * as PgDocumentStore from "./verification/PgDocumentStore.js"
+import * as PgVerificationRepo from "./verification/PgVerificationRepo.js"
+import * as PgKycLinkRepo from "./verification/PgKycLinkRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -56,9 +60,14 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgAuthSessionRepo.layer,
   PgSignedRequestRepo.layer,
   PgOtpChallengeRepo.layer,
+  PgContactCodeRepo.layer,
+  PgWalletSecretRepo.layer,
   PgWalletSecretRepo.layer,
   PgDocumentRepo.layer,
-  PgBeneficialOwnerRepo.layer
+  PgBeneficialOwnerRepo.layer,
+  PgDocumentStore.layer,
+  PgVerificationRepo.layer,
+  PgKycLinkRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

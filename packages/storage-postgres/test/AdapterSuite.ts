@@ -81,7 +81,11 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_uma_addresses",
             "uma_lookups",
             "wallet_auth",
-            "verification_records"
+            "verification_records",
+            "document_files",
+            "verifications",
+            "customer_lifecycle",
+            "kyc_links"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

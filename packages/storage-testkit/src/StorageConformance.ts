@@ -22,7 +22,11 @@ import * as AuthMethodSuite from "./wallets/AuthMethodSuite.js"
 import * as AuthSessionSuite from "./wallets/AuthSessionSuite.js"
 import * as OtpChallengeSuite from "./wallets/OtpChallengeSuite.js"
 import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
+import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
+import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
+import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
+import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -51,8 +55,12 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "signed requests": SignedRequestSuite,
       "otp challenges": OtpChallengeSuite,
       "wallet secrets": WalletSecretSuite,
+      "contact codes": ContactCodeSuite,
       documents: DocumentSuite,
-      "beneficial owners": BeneficialOwnerSuite
+      "beneficial owners": BeneficialOwnerSuite,
+      "document files": DocumentStoreSuite,
+      verifications: VerificationSuite,
+      "kyc links": KycLinkSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

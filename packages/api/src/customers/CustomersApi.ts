@@ -31,6 +31,8 @@ export const EmailOtpCredentialSetChangedBody = wire(
 
 /** 404 `USER_NOT_FOUND`. */
 export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
+/** 410 `CUSTOMER_DELETED`: the customer was deleted; it can be read but not changed. */
+export const CustomerDeletedBody = wire(Errors.CustomerDeleted, 410, "The customer has been deleted")
 /** 409 `CONFLICT`. */
 export const PlatformCustomerIdTakenBody = wire(
   Errors.PlatformCustomerIdTaken,
@@ -55,6 +57,8 @@ export const CustomerListParams = reportFieldErrors(
     createdBefore: Schema.optional(Bound),
     updatedAfter: Schema.optional(Bound),
     updatedBefore: Schema.optional(Bound),
+    /** `true` lists deleted customers too; by default they are left out. */
+    isIncludingDeleted: Schema.optional(Schema.BooleanFromString),
     ...pageParams
   })
 )
@@ -102,10 +106,23 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .addError(EmailOtpEmailAlreadyExistsBody)
       .addError(EmailOtpCredentialSetChangedBody)
       .addError(CustomerNotFoundBody)
+      .addError(CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Update a customer")
       .annotate(
         OpenApi.Description,
         "Given fields replace the stored ones; `customerType` must match. Changing the `email` of a customer whose embedded wallet has an `EMAIL_OTP` credential is a signed retry (the first request answers 202 with a challenge; stamp its `payloadToSign` with an active session of that wallet and re-send the same request with `Service-Wallet-Signature` and `Request-Id`): the customer and every such credential take the new email together, or nothing changes. 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS` when another customer's `EMAIL_OTP` credential on the platform has that email. Other updates ignore the wallet headers."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/customers/:customerId")
+      .setPath(CustomerPath)
+      .addSuccess(Customer.Customer)
+      .addError(CustomerNotFoundBody)
+      .addError(CustomerDeletedBody)
+      .annotate(OpenApi.Summary, "Delete a customer")
+      .annotate(
+        OpenApi.Description,
+        "Soft delete: answers the customer with `isDeleted: true`. It can still be read, is left out of `GET /customers` unless `isIncludingDeleted=true`, and its `platformCustomerId` can be used again; nothing in the ledger or its accounts is removed. 410 `CUSTOMER_DELETED` if it was already deleted; changes to a deleted customer answer 410 too."
       )
   )
   .addError(PermissionDeniedBody)

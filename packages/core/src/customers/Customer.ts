@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ContactVerification } from "./ContactVerification.js"
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
 import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
@@ -18,7 +19,9 @@ const common = {
   umaAddress: Schema.optional(UmaAddress),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc,
-  isDeleted: Schema.Boolean
+  isDeleted: Schema.Boolean,
+  /** Only in regions that verify contacts (`ContactVerification.usesContactVerification`): one status per contact. */
+  contactVerification: Schema.optional(ContactVerification)
 }
 
 /**

@@ -24,3 +24,17 @@ export class PlatformCustomerIdTaken extends Schema.TaggedError<PlatformCustomer
     })
   }
 }
+
+/**
+ * The customer was deleted (`DELETE /customers/{id}`): it still answers reads, but nothing may change it or create
+ * resources for it. Code `CUSTOMER_DELETED` (410).
+ */
+export class CustomerDeleted extends Schema.TaggedError<CustomerDeleted>()("CustomerDeleted", {
+  code: Schema.tag("CUSTOMER_DELETED"),
+  reason: Schema.String,
+  details: Schema.Struct({ customerId: Schema.String })
+}) {
+  static of(customerId: string): CustomerDeleted {
+    return new CustomerDeleted({ reason: "The customer has been deleted", details: { customerId } })
+  }
+}

@@ -16,6 +16,8 @@ export interface CustomerFilter {
   readonly createdBefore?: DateTime.Utc | undefined
   readonly updatedAfter?: DateTime.Utc | undefined
   readonly updatedBefore?: DateTime.Utc | undefined
+  /** Deleted customers are left out unless this is `true`. */
+  readonly isIncludingDeleted?: boolean | undefined
 }
 
 /** A stored customer with its write-only fields and its version for guarded updates. */
@@ -29,8 +31,9 @@ export interface StoredCustomer {
 
 /**
  * Storage of customers, always scoped to one platform: a customer of another platform is never found.
- * `platformCustomerId` is unique per platform, enforced by the store, so concurrent inserts with one value have
- * exactly one winner and every other fails with `PlatformCustomerIdTaken`.
+ * `platformCustomerId` is unique among the platform's live (not deleted) customers, enforced by the store, so
+ * concurrent inserts with one value have exactly one winner and every other fails with `PlatformCustomerIdTaken`;
+ * once its holder is deleted (an `update` storing `isDeleted: true`) the value can be taken again.
  */
 export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
   CustomerRepo,
@@ -61,7 +64,10 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       next: StoredCustomer,
       expectedVersion: number
     ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
-    /** A newest-first page of the platform's customers matching `filter`, with the total matching count. */
+    /**
+     * A newest-first page of the platform's customers matching `filter` (live ones only unless
+     * `isIncludingDeleted`), with the total matching count.
+     */
     readonly list: (
       platformId: Platform.PlatformId,
       filter: CustomerFilter,

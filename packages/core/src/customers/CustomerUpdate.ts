@@ -2,6 +2,7 @@ import { DateTime, Either } from "effect"
 import { FieldError, InvalidInput } from "../kernel/index.js"
 import { BusinessCustomer, type Customer, IndividualCustomer } from "./Customer.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
+import * as ContactVerification from "./ContactVerification.js"
 
 const fieldError = (field: string, message: string, constraint?: FieldError.FieldConstraint) =>
   new FieldError.FieldError({ field, message, ...(constraint === undefined ? {} : { constraint }) })
@@ -31,8 +32,21 @@ export const checkPastDates = (
 export const today = (now: DateTime.Utc): string => DateTime.formatIso(now).slice(0, 10)
 
 /**
+ * The `contactVerification` members a record carries after a change from `previous` (none for a new customer):
+ * `ContactVerification.reconcile`, as an object to spread, empty when the region does not verify contacts.
+ */
+export const contactFields = (
+  previous: Customer | undefined,
+  next: Parameters<typeof ContactVerification.reconcile>[1]
+): { readonly contactVerification?: ContactVerification.ContactVerification } => {
+  const contactVerification = ContactVerification.reconcile(previous, next)
+  return contactVerification === undefined ? {} : { contactVerification }
+}
+
+/**
  * The customer with the request's fields applied over the current ones (the verification status and the
- * identifier are not fields of the record). The request's `customerType` must be the customer's.
+ * identifier are not fields of the record). The request's `customerType` must be the customer's. A changed email
+ * or phone number is `PENDING` verification again (`ContactVerification.reconcile`).
  */
 export const apply = (
   current: Customer,
@@ -41,18 +55,15 @@ export const apply = (
 ): Either.Either<Customer, InvalidInput.InvalidInput> => {
   if (current.customerType === "INDIVIDUAL" && request.customerType === "INDIVIDUAL") {
     const { customerType: _type, identifier: _identifier, ...fields } = request
-    return Either.right(new IndividualCustomer({ ...current, ...fields, updatedAt }))
+    const { contactVerification: _contacts, ...rest } = current
+    const next = { ...rest, ...fields, updatedAt }
+    return Either.right(new IndividualCustomer({ ...next, ...contactFields(current, next) }))
   }
   if (current.customerType === "BUSINESS" && request.customerType === "BUSINESS") {
     const { customerType: _type, businessInfo, ...fields } = request
-    return Either.right(
-      new BusinessCustomer({
-        ...current,
-        ...fields,
-        businessInfo: { ...current.businessInfo, ...businessInfo },
-        updatedAt
-      })
-    )
+    const { contactVerification: _contacts, ...rest } = current
+    const next = { ...rest, ...fields, businessInfo: { ...current.businessInfo, ...businessInfo }, updatedAt }
+    return Either.right(new BusinessCustomer({ ...next, ...contactFields(current, next) }))
   }
   return Either.left(
     InvalidInput.InvalidInput.withErrors([

@@ -3,7 +3,8 @@ import { BusinessCustomer, Customer, CustomerId, IndividualCustomer } from "./Cu
 import type { CustomerFilter } from "./CustomerRepo.js"
 import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
-import { CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import { CustomerDeleted, CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import { type ContactChannel, usesContactVerification } from "./ContactVerification.js"
 import { KycProvider } from "./KycProvider.js"
 import {
   DomainEvent,
@@ -52,7 +53,39 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
       platform: Platform.Platform,
       id: CustomerId,
       request: UpdateCustomerRequest
-    ) => Effect.Effect<Customer, CustomerNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Customer,
+      CustomerNotFound | CustomerDeleted | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+    >
+    /**
+     * Soft-deletes the customer: it becomes `isDeleted: true` (reads still answer it, lists leave it out unless
+     * asked, its `platformCustomerId` is free again) and `CUSTOMER.UPDATED` is recorded with it, in one unit of
+     * work; nothing in the ledger or its accounts is removed. Of concurrent deletes exactly one succeeds; the
+     * others, and any later one, fail with `CustomerDeleted`.
+     */
+    readonly delete: (
+      platform: Platform.Platform,
+      id: CustomerId
+    ) => Effect.Effect<Customer, CustomerNotFound | CustomerDeleted | StoreFailure.StoreFailure>
+    /**
+     * The customer if it exists on the platform and is not deleted: the check every operation that changes a
+     * customer or creates resources for it makes first (404 `CustomerNotFound`, 410 `CustomerDeleted`).
+     */
+    readonly requireLive: (
+      platform: Platform.Platform,
+      id: CustomerId
+    ) => Effect.Effect<Customer, CustomerNotFound | CustomerDeleted | StoreFailure.StoreFailure>
+    /**
+     * Marks the customer's `channel` contact `VERIFIED` if it is still `destination` (returns `false`, changing
+     * nothing, when the contact changed since or the region does not verify contacts) and records
+     * `CUSTOMER.UPDATED`; joins the caller's unit of work. Applies to the latest version under concurrent updates.
+     */
+    readonly markContactVerified: (
+      platform: Platform.Platform,
+      id: CustomerId,
+      channel: ContactChannel,
+      destination: string
+    ) => Effect.Effect<Option.Option<Customer>, CustomerNotFound | CustomerDeleted | StoreFailure.StoreFailure>
   }
 >() {}
 
@@ -87,6 +120,40 @@ export const layer = Layer.effect(
         Option.match({ onNone: () => Effect.fail(CustomerNotFound.of(id)), onSome: Effect.succeed })
       )
 
+    const findLive = (platform: Platform.Platform, id: CustomerId) =>
+      Effect.filterOrElse(
+        find(platform, id),
+        (stored) => !stored.customer.isDeleted,
+        () => Effect.fail(CustomerDeleted.of(id))
+      )
+
+    // Replaces the stored customer with `change(current)` on its version and records CUSTOMER.UPDATED, in one unit
+    // of work; a lost compare-and-set is retried on the latest version (see updateRetries).
+    const modify = <E>(
+      platform: Platform.Platform,
+      id: CustomerId,
+      change: (stored: StoredCustomer) => Effect.Effect<Option.Option<StoredCustomer>, E>
+    ) =>
+      store
+        .transaction(
+          Effect.gen(function* () {
+            const stored = yield* find(platform, id)
+            const next = yield* change(stored)
+            if (Option.isNone(next)) return Option.none<Customer>()
+            const nextStored: StoredCustomer = { ...next.value, version: stored.version + 1 }
+            if (!(yield* repo.update(platform.id, nextStored, stored.version))) return yield* new VersionConflict()
+            yield* outbox.append(yield* event(platform, "CUSTOMER.UPDATED", nextStored.customer))
+            return Option.some(nextStored.customer)
+          })
+        )
+        .pipe(
+          Effect.retry({ schedule: updateRetries, while: (error) => error instanceof VersionConflict }),
+          Effect.catchIf(
+            (error): error is VersionConflict => error instanceof VersionConflict,
+            () => Effect.fail(StoreFailure.StoreFailure.of("update customer: too many concurrent updates"))
+          )
+        )
+
     const build = (platform: Platform.Platform, request: CreateCustomerRequest, uuid: string, now: DateTime.Utc) =>
       Effect.gen(function* () {
         const verification = yield* kyc.initialVerification({ platform, request })
@@ -96,7 +163,8 @@ export const layer = Layer.effect(
           umaAddress: UmaAddress.forCustomer(uuid, platform.config.umaDomain),
           createdAt: now,
           updatedAt: now,
-          isDeleted: false
+          isDeleted: false,
+          ...CustomerUpdate.contactFields(undefined, request)
         }
         if (request.customerType === "INDIVIDUAL") {
           const { customerType: _type, platformCustomerId: _pcid, identifier, ...fields } = request
@@ -110,20 +178,20 @@ export const layer = Layer.effect(
         return { customer, identifier: Option.none<string>() }
       })
 
-    const updateOnce = (platform: Platform.Platform, id: CustomerId, request: UpdateCustomerRequest) =>
-      store.transaction(
-        Effect.gen(function* () {
-          const stored = yield* find(platform, id)
-          const next = yield* CustomerUpdate.apply(stored.customer, request, yield* DateTime.now)
-          const identifier =
-            request.customerType === "INDIVIDUAL" && request.identifier !== undefined
-              ? Option.some(request.identifier)
-              : stored.identifier
-          const nextStored: StoredCustomer = { customer: next, identifier, version: stored.version + 1 }
-          if (!(yield* repo.update(platform.id, nextStored, stored.version))) return yield* new VersionConflict()
-          yield* outbox.append(yield* event(platform, "CUSTOMER.UPDATED", next))
-          return next
-        })
+    // The customer with some record fields replaced, as the class of its type.
+    const rebuild = (
+      customer: Customer,
+      patch: Partial<Pick<Customer, "isDeleted" | "updatedAt" | "contactVerification">>
+    ): Customer =>
+      customer.customerType === "INDIVIDUAL"
+        ? new IndividualCustomer({ ...customer, ...patch })
+        : new BusinessCustomer({ ...customer, ...patch })
+
+    // For changes that always apply: the changed customer.
+    const applied = <E, R>(change: Effect.Effect<Option.Option<Customer>, E, R>) =>
+      Effect.flatMap(
+        change,
+        Option.match({ onNone: () => Effect.dieMessage("customer change not applied"), onSome: Effect.succeed })
       )
 
     return {
@@ -163,11 +231,54 @@ export const layer = Layer.effect(
         request: UpdateCustomerRequest
       ) {
         yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(yield* DateTime.now))
-        return yield* updateOnce(platform, id, request).pipe(
-          Effect.retry({ schedule: updateRetries, while: (error) => error._tag === "VersionConflict" }),
-          Effect.catchTag("VersionConflict", () =>
-            Effect.fail(StoreFailure.StoreFailure.of("update customer: too many concurrent updates"))
+        return yield* applied(
+          modify(platform, id, (stored) =>
+            Effect.gen(function* () {
+              if (stored.customer.isDeleted) return yield* CustomerDeleted.of(id)
+              const customer = yield* CustomerUpdate.apply(stored.customer, request, yield* DateTime.now)
+              const identifier =
+                request.customerType === "INDIVIDUAL" && request.identifier !== undefined
+                  ? Option.some(request.identifier)
+                  : stored.identifier
+              return Option.some({ ...stored, customer, identifier })
+            })
           )
+        )
+      }),
+
+      delete: Effect.fn("Customers.delete")(function* (platform: Platform.Platform, id: CustomerId) {
+        // A concurrent delete that wins the version makes this one re-read the deleted customer and fail: one 200.
+        return yield* applied(
+          modify(platform, id, (stored) =>
+            stored.customer.isDeleted
+              ? Effect.fail(CustomerDeleted.of(id))
+              : Effect.map(DateTime.now, (updatedAt) =>
+                  Option.some({ ...stored, customer: rebuild(stored.customer, { isDeleted: true, updatedAt }) })
+                )
+          )
+        )
+      }),
+
+      requireLive: Effect.fn("Customers.requireLive")(function* (platform: Platform.Platform, id: CustomerId) {
+        return (yield* findLive(platform, id)).customer
+      }),
+
+      markContactVerified: Effect.fn("Customers.markContactVerified")(function* (
+        platform: Platform.Platform,
+        id: CustomerId,
+        channel: ContactChannel,
+        destination: string
+      ) {
+        return yield* modify(platform, id, (stored) =>
+          Effect.gen(function* () {
+            const current = stored.customer
+            if (current.isDeleted) return yield* CustomerDeleted.of(id)
+            const contact = channel === "email" ? current.email : current.phoneNumber
+            if (contact !== destination || !usesContactVerification(current.region)) return Option.none()
+            const contactVerification = { ...current.contactVerification, [channel]: "VERIFIED" as const }
+            const updatedAt = yield* DateTime.now
+            return Option.some({ ...stored, customer: rebuild(current, { contactVerification, updatedAt }) })
+          })
         )
       })
     }

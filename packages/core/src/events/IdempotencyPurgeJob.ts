@@ -7,7 +7,7 @@ import { Jobs } from "./Jobs.js"
 
 /**
  * The kind of the hourly purge job: it runs each retention purge it is made with (the core root's `Purges.hourly`:
- * idempotency records, expired signed-retry challenges, expired receiver lookups). The kind keeps the name of its
+ * idempotency records, expired signed-retry challenges and receiver lookups, staged document files). The kind keeps the name of its
  * first purge, since stored jobs carry it.
  */
 export const kind = "idempotency.purge"

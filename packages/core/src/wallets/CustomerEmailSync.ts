@@ -19,6 +19,7 @@ type Failure =
   | EmailOtpEmailAlreadyExists
   | EmailOtpCredentialSetChanged
   | CustomerErrors.CustomerNotFound
+  | CustomerErrors.CustomerDeleted
   | InvalidInput.InvalidInput
   | StoreFailure.StoreFailure
 
@@ -100,7 +101,7 @@ export const layer = Layer.effect(
       const plain = Effect.map(customers.update(platform, id, request), (value) => WalletStep.Done({ value }))
       const email = request.email
       if (email === undefined) return yield* plain
-      const stored = yield* customers.get(platform, id)
+      const stored = yield* customers.requireLive(platform, id)
       if (stored.email === email) return yield* plain
       const tied = yield* tiedWallets(platform, id)
       const [signer] = tied

@@ -29,6 +29,9 @@ export const layer: Layer.Layer<
           return yield* customers.list(caller.platform, filter, yield* pageRequest(limit, cursor))
         })
       )
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(Caller.require("MANAGE"), (caller) => customers.delete(caller.platform, path.customerId))
+      )
       .handle("update", ({ headers, path, payload, request }) =>
         Effect.flatMap(Caller.require("MANAGE"), (caller) =>
           emailSync.update(

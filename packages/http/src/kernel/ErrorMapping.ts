@@ -8,7 +8,7 @@ import {
   HttpIncomingMessage
 } from "@effect/platform"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
-import { Errors, FieldError, InvalidInput } from "@payrail/core"
+import { DocumentLimits, Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { guarded } from "./internal/jsonBody.js"
 import { isLoosePath } from "./internal/loosePath.js"
@@ -69,10 +69,26 @@ const isBodyTooLarge = (error: HttpServerError.RequestError): boolean =>
   error.description === bodyTooLargeDescription ||
   /maxBytes|size|limit|too large/i.test(`${String(error.description ?? "")} ${String(error.cause)}`)
 
-const declaredLengthTooLarge = (request: HttpServerRequest.HttpServerRequest): boolean => {
+const declaredLengthTooLarge = (request: HttpServerRequest.HttpServerRequest, limit: number): boolean => {
   const length = Number(request.headers["content-length"] ?? "0")
-  return Number.isFinite(length) && length > maxBodyBytes
+  return Number.isFinite(length) && length > limit
 }
+
+/** What a document form may carry beyond its file: the fields, the part headers and the boundaries. */
+export const documentFormOverheadBytes = 64 * 1024
+
+const documentUploadPath = new RegExp(`^${PayrailApi.basePath}/documents(?:/[^/]+)?$`)
+
+/**
+ * Whether the request is a document upload (`POST /documents`, `PUT /documents/{id}`) sent as multipart form data:
+ * the only bodies that are not JSON, streamed under the document limit rather than the JSON body limit.
+ */
+const isDocumentUpload = (request: HttpServerRequest.HttpServerRequest, contentType: string | undefined): boolean =>
+  contentType !== undefined &&
+  /^multipart\/form-data\b/i.test(contentType.trim()) &&
+  (request.method === "POST" || request.method === "PUT") &&
+  documentUploadPath.test(pathOf(request)) &&
+  (request.method === "PUT") === (pathOf(request) !== `${PayrailApi.basePath}/documents`)
 
 const encodeUnauthenticated = Schema.encodeSync(Authentication.UnauthenticatedBody)
 const encodeMethodNotAllowed = Schema.encodeSync(PayrailApi.MethodNotAllowedBody)
@@ -145,7 +161,29 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (isLoosePath(pathOf(request))) return yield* Effect.fail(noRoute)
+    // The hosted verification page reads HTML forms and uploads and answers every failure with a page of its own.
+    if (pathOf(request).startsWith(`${KycLink.pagePath}/`)) return yield* app
     const contentType = request.headers["content-type"]
+    if (isDocumentUpload(request, contentType)) {
+      // Streamed: the file is checked against the document limit as it arrives (413 from the handler); the body
+      // as a whole may carry the form's fields beside it.
+      const { maxFileBytes } = yield* DocumentLimits.DocumentLimits
+      const limit = maxFileBytes + documentFormOverheadBytes
+      if (declaredLengthTooLarge(request, limit)) {
+        return yield* Effect.fail(
+          new HttpErrors.PayloadTooLarge({
+            code: "PAYLOAD_TOO_LARGE",
+            reason: `The request body exceeds ${limit} bytes (files up to ${maxFileBytes} bytes)`
+          })
+        )
+      }
+      return yield* app.pipe(
+        HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
+        )
+      )
+    }
     if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       return yield* Effect.fail(
         new HttpErrors.UnsupportedMediaType({
@@ -154,7 +192,7 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
         })
       )
     }
-    if (declaredLengthTooLarge(request)) return yield* Effect.fail(payloadTooLarge)
+    if (declaredLengthTooLarge(request, maxBodyBytes)) return yield* Effect.fail(payloadTooLarge)
     const withBody = bodyMethods.has(request.method)
     return yield* app.pipe(
       withBody ? Effect.provideService(HttpServerRequest.HttpServerRequest, guarded(request)) : (effect) => effect,

@@ -10,7 +10,9 @@ type Permission = ApiToken.Permission
  * body is never read. The handlers check the same permission again.
  */
 const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
-  customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
+  verifications: { submit: "MANAGE", list: "VIEW", get: "VIEW" },
+  customers: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", delete: "MANAGE" },
+  contactVerification: { sendEmail: "MANAGE", confirmEmail: "MANAGE", sendPhone: "MANAGE", confirmPhone: "MANAGE" },
   internalAccounts: {
     list: "VIEW",
     listForCustomers: "VIEW",
@@ -48,6 +50,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   transfers: { transferOut: "TRANSACT", transferIn: "TRANSACT" },
   exchangeRates: { list: "VIEW" },
   receiver: { lookupUma: "VIEW", lookupExternalAccount: "VIEW" },
+  documents: { upload: "MANAGE", list: "VIEW", get: "VIEW", replace: "MANAGE", delete: "MANAGE" },
   walletAuth: {
     createCredential: "MANAGE",
     listCredentials: "VIEW",
@@ -60,7 +63,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     exportWallet: "MANAGE",
     updateWallet: "MANAGE"
   },
-  beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" }
+  beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
+  kycLinks: { create: "MANAGE" }
 }
 
 const byRoute = (() => {

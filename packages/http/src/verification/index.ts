@@ -1,1 +1,7 @@
+export * as ContactVerificationHandlers from "./ContactVerificationHandlers.js"
+export * as VerificationsHandlers from "./VerificationsHandlers.js"
 export * as BeneficialOwnersHandlers from "./BeneficialOwnersHandlers.js"
+export * as KycLinksHandlers from "./KycLinksHandlers.js"
+export * as VerificationPage from "./VerificationPage.js"
+export * as VerificationPageHtml from "./VerificationPageHtml.js"
+export * as DocumentsHandlers from "./DocumentsHandlers.js"

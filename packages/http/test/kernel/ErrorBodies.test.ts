@@ -53,7 +53,7 @@ describe("error bodies", () => {
       errorOf(api.request(`${base}/customers/${customer}`)),
       errorOf(api.request(`${base}/internal-accounts/InternalAccount:${crypto.randomUUID()}`)),
       errorOf(api.request(`${base}/no-such-route`)),
-      errorOf(api.request(`${base}/customers/${customer}`, { method: "DELETE" })),
+      errorOf(api.request(`${base}/customers/${customer}`, { method: "PUT" })),
       errorOf(
         api.request(`${base}/customers`, { method: "POST", body: "a=b", headers: { "content-type": "text/plain" } })
       ),
@@ -83,7 +83,7 @@ describe("error bodies", () => {
       )
     }
     expect(cases[0]?.body.details.errors).toEqual([expect.objectContaining({ field: "customerType" })])
-    expect(cases[8]?.body.details).toEqual({ allowedMethods: ["GET", "PATCH"] })
+    expect(cases[8]?.body.details).toEqual({ allowedMethods: ["GET", "PATCH", "DELETE"] })
   })
 
   it("never put internals of a 500 in the body", async () => {

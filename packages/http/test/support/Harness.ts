@@ -1,6 +1,6 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { type ApiToken, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
-import { Sandbox } from "@payrail/sandbox"
+import { type ApiToken, DocumentLimits, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
+import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
 import { checkedFetch } from "./OpenApiContract.js"
@@ -16,7 +16,9 @@ export interface Harness {
   /** A second platform's Basic header value, for scoping tests. */
   readonly otherPlatformBasic: string
   /** Runs an effect against the harness's services, for setting up state the API cannot reach cheaply. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Domain.Services | Storage.Services>) => Promise<A>
+  readonly run: <A, E>(
+    effect: Effect.Effect<A, E, Domain.Services | Storage.Services | SandboxOtpDelivery.SandboxOtpOutbox>
+  ) => Promise<A>
   readonly dispose: () => Promise<void>
 }
 
@@ -34,13 +36,20 @@ export const makeHarness = async (
     readonly config?: Platform.PlatformConfig
     readonly environment?: Platform.Environment
     readonly storage?: Layer.Layer<Storage.Services, unknown>
+    /** The largest document file accepted (`DocumentLimits`), when not the default. */
+    readonly documentMaxBytes?: number
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
     Layer.provideMerge(options.storage ?? StorageMemory.layer),
     Layer.provide(WalletPorts.layer),
-    Layer.provide(Sandbox.layer),
-    Layer.provide(Ids.layer)
+    Layer.provideMerge(Sandbox.layer),
+    Layer.provide(Ids.layer),
+    Layer.merge(
+      options.documentMaxBytes === undefined
+        ? Layer.empty
+        : Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: options.documentMaxBytes })
+    )
   )
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
@@ -88,7 +97,10 @@ export const makeHarness = async (
       const { auth, ...rest } = init
       const headers = new Headers(rest.headers)
       if (auth !== null) headers.set("authorization", auth ?? basic)
-      if (rest.body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json")
+      // A FormData body gets its multipart content type (with the boundary) from the Request itself.
+      if (rest.body !== undefined && !(rest.body instanceof FormData) && !headers.has("content-type")) {
+        headers.set("content-type", "application/json")
+      }
       return checked(`${origin}${path}`, { ...rest, headers })
     },
     dispose: async () => {

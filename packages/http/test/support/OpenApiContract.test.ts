@@ -94,16 +94,16 @@ describe("the OpenAPI contract check", () => {
     ).toContain('at /code: must be equal to one of the allowed values {"allowedValues":["NOT_FOUND"]}')
     contract.verify(json("GET", "/nope", 404, missing))
     const path = `${base}/customers/${customer["id"]}`
-    const wrongMethod = violation(() => contract.verify(json("DELETE", path, 200, customer)))
-    expect(wrongMethod).toContain("none for DELETE; the path is /2025-10-13/customers/{customerId} (GET, PATCH)")
+    const wrongMethod = violation(() => contract.verify(json("PUT", path, 200, customer)))
+    expect(wrongMethod).toContain("none for PUT; the path is /2025-10-13/customers/{customerId} (GET, DELETE, PATCH)")
     expect(wrongMethod).toContain("status 200 is not an error, but no operation answers this request")
     contract.verify(
-      json("DELETE", path, 405, {
+      json("PUT", path, 405, {
         status: 405,
         code: "METHOD_NOT_ALLOWED",
-        message: "DELETE is not allowed here",
-        reason: "DELETE is not allowed here",
-        details: { allowedMethods: ["GET", "PATCH"] }
+        message: "PUT is not allowed here",
+        reason: "PUT is not allowed here",
+        details: { allowedMethods: ["DELETE", "GET", "PATCH"] }
       })
     )
   })

@@ -1,6 +1,6 @@
 import { DateTime, Effect, Layer, Option } from "effect"
 import { type Customer, CustomerRepo, Errors, Page } from "@payrail/core"
-import { MemoryState, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 
 interface Row extends CustomerRepo.StoredCustomer {
   readonly platformId: string
@@ -13,6 +13,7 @@ const within = (value: DateTime.Utc, after: DateTime.Utc | undefined, before: Da
   (before === undefined || DateTime.lessThanOrEqualTo(value, before))
 
 const matches = (customer: Customer.Customer, filter: CustomerRepo.CustomerFilter): boolean =>
+  (filter.isIncludingDeleted === true || !customer.isDeleted) &&
   (filter.platformCustomerId === undefined || customer.platformCustomerId === filter.platformCustomerId) &&
   (filter.customerType === undefined || customer.customerType === filter.customerType) &&
   (filter.region === undefined || customer.region === filter.region) &&
@@ -26,7 +27,7 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const state = yield* MemoryState
     const rows = state.table<Row>("customers")
-    // (platformId, platformCustomerId) -> customer id: the unique key.
+    // (platformId, platformCustomerId) -> id of the live customer holding it: the unique key (deleting frees it).
     const byPlatformCustomerId = state.table<string>("customersByPlatformCustomerId")
     const uniqueKey = (platformId: string, platformCustomerId: string) => `${platformId}\u0000${platformCustomerId}`
 
@@ -35,6 +36,13 @@ export const layer = Layer.effect(
         Effect.flatten(
           state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
             const key = uniqueKey(platformId, customer.platformCustomerId)
+            // A customer stored already deleted holds no key, as in the SQL adapter's partial index.
+            if (customer.isDeleted) {
+              return [
+                Effect.void,
+                setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
+              ] as const
+            }
             if (byPlatformCustomerId.has(key)) {
               const taken = Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
               return [Effect.fail(taken), () => {}] as const
@@ -77,7 +85,19 @@ export const layer = Layer.effect(
           if (current === undefined || current.platformId !== platformId || current.version !== expectedVersion) {
             return [false, () => {}] as const
           }
-          return [true, setEntry(rows, next.customer.id, { ...next, platformId })] as const
+          const undoRow = setEntry(rows, next.customer.id, { ...next, platformId })
+          if (!next.customer.isDeleted || current.customer.isDeleted) return [true, undoRow] as const
+          const undoIndex = removeEntry(
+            byPlatformCustomerId,
+            uniqueKey(platformId, current.customer.platformCustomerId)
+          )
+          return [
+            true,
+            () => {
+              undoIndex()
+              undoRow()
+            }
+          ] as const
         }),
       list: (platformId, filter, page) =>
         Effect.sync(() => {

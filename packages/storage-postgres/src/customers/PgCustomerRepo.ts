@@ -30,7 +30,8 @@ const Filter = Schema.Struct({
   createdAfter: Schema.optional(Schema.DateTimeUtc),
   createdBefore: Schema.optional(Schema.DateTimeUtc),
   updatedAfter: Schema.optional(Schema.DateTimeUtc),
-  updatedBefore: Schema.optional(Schema.DateTimeUtc)
+  updatedBefore: Schema.optional(Schema.DateTimeUtc),
+  isIncludingDeleted: Schema.optional(Schema.Boolean)
 })
 
 const ById = Schema.Struct({ platformId: Platform.PlatformId, id: Customer.CustomerId })
@@ -41,14 +42,15 @@ const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: custom
 /**
  * `CustomerRepo` on the `customers` table, every statement scoped by `platform_id`.
  *
- * Guarantees: `(platform_id, platform_customer_id)` is a unique constraint, so of concurrent inserts with one
+ * Guarantees: `(platform_id, platform_customer_id)` is unique among live customers (a partial unique index,
+ * migration `0027_customer_lifecycle`), so of concurrent inserts with one
  * `platformCustomerId` exactly one succeeds and the others fail with `PlatformCustomerIdTaken` (never swallowed,
  * also inside a unit of work). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
  * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
  * applies. `list` is a keyset page, newest first by `(createdAt, id)` with ids compared in byte order
  * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Its `totalCount` with no
  * filter but `customerType` is read from `customer_counts`, which `insert` updates in its own statement, so it
- * costs the same at any number of customers. Records are decoded with the
+ * costs the same at any number of customers; an `update` that deletes a customer takes it out of them. Records are decoded with the
  * core schema on every read; a row that does not decode fails as `StoreFailure`.
  */
 export const make: Effect.Effect<
@@ -63,6 +65,7 @@ export const make: Effect.Effect<
       customer_type: stored.customer.customerType,
       region: stored.customer.region ?? null,
       email: stored.customer.email ?? null,
+      is_deleted: stored.customer.isDeleted,
       identifier: stored.identifier,
       record: json,
       version: stored.version,
@@ -72,6 +75,7 @@ export const make: Effect.Effect<
 
   const matching = ({ platformId, filter }: typeof Listing.Encoded): Array<Fragment> => {
     const conditions: Array<Fragment> = [sql`platform_id = ${platformId}`]
+    if (filter.isIncludingDeleted !== true) conditions.push(sql`NOT is_deleted`)
     const add = <A>(value: A | undefined, condition: (value: A) => Fragment) => {
       if (value !== undefined) conditions.push(condition(value))
     }
@@ -94,10 +98,10 @@ export const make: Effect.Effect<
         columns(stored),
         (values) => sql`WITH inserted AS (
             INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}
-            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot
+            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
           )
           INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
-          SELECT platform_id, customer_type, slot, 1 FROM inserted
+          SELECT platform_id, customer_type, slot, 1 FROM inserted WHERE NOT is_deleted
           ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + 1`
       )
   })
@@ -120,15 +124,27 @@ export const make: Effect.Effect<
           ORDER BY created_at, id COLLATE "C" LIMIT 1`
   })
 
+  // Deleting a customer takes it out of the live counters in the same statement. Every part of the statement sees
+  // one snapshot, so `prior` is the row the guarded update replaces (same version, same content).
   const update = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, next: Stored, expectedVersion: Schema.Int }),
     Result: Returned,
     execute: ({ platformId, next, expectedVersion }) =>
       Effect.flatMap(
         columns(next),
-        (values) => sql`UPDATE customers SET ${sql.update(values)}
+        (values) => sql`WITH prior AS (
+            SELECT is_deleted FROM customers
             WHERE platform_id = ${platformId} AND id = ${next.customer.id} AND version = ${expectedVersion}
-            RETURNING id`
+          ), updated AS (
+            UPDATE customers SET ${sql.update(values)}
+            WHERE platform_id = ${platformId} AND id = ${next.customer.id} AND version = ${expectedVersion}
+            RETURNING id, platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
+          ), uncounted AS (
+            UPDATE customer_counts c SET n = c.n - 1 FROM updated, prior
+            WHERE updated.is_deleted AND NOT prior.is_deleted AND c.platform_id = updated.platform_id
+              AND c.customer_type = updated.customer_type AND c.slot = updated.slot
+          )
+          SELECT id FROM updated`
       )
   })
 
@@ -140,14 +156,14 @@ export const make: Effect.Effect<
         ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${overfetch(request.page)}`
   })
 
-  // With no filter but the customer type, the counters answer (at most 34 rows, whatever the platform's size);
-  // any other filter counts the matching customers.
+  // With no filter but the customer type, the counters of live customers answer (at most 34 rows, whatever the
+  // platform's size); any other filter, or including deleted customers, counts the matching customers.
   const count = SqlSchema.single({
     Request: Listing,
     Result: Count,
     execute: (request) => {
-      const { customerType, ...others } = request.filter
-      if (Object.values(others).every((value) => value === undefined)) {
+      const { customerType, isIncludingDeleted, ...others } = request.filter
+      if (isIncludingDeleted !== true && Object.values(others).every((value) => value === undefined)) {
         const type = customerType === undefined ? [] : [sql`customer_type = ${customerType}`]
         return sql`SELECT coalesce(sum(n), 0)::int AS count FROM customer_counts
           WHERE ${sql.and([sql`platform_id = ${request.platformId}`, ...type])}`

@@ -25,6 +25,10 @@ import customerUmaAddresses from "./0021_customer_uma_addresses.js"
 import umaLookups from "./0022_uma_lookups.js"
 import walletAuth from "./0023_wallet_auth.js"
 import verificationRecords from "./0024_verification_records.js"
+import documentFiles from "./0025_document_files.js"
+import verifications from "./0026_verifications.js"
+import customerLifecycle from "./0027_customer_lifecycle.js"
+import kycLinks from "./0028_kyc_links.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -59,5 +63,9 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0021_customer_uma_addresses": customerUmaAddresses,
   "0022_uma_lookups": umaLookups,
   "0023_wallet_auth": walletAuth,
-  "0024_verification_records": verificationRecords
+  "0024_verification_records": verificationRecords,
+  "0025_document_files": documentFiles,
+  "0026_verifications": verifications,
+  "0027_customer_lifecycle": customerLifecycle,
+  "0028_kyc_links": kycLinks
 }

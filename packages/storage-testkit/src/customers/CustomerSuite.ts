@@ -220,4 +220,42 @@ export const register = (it: Methods) => {
       expect(yield* ids({ updatedAfter: Fixtures.at(30_001), updatedBefore: Fixtures.at(60_000) })).toEqual([late.id])
     })
   )
+
+  it.effect(
+    "frees the platformCustomerId of a deleted customer and leaves it out of lists and totals unless asked",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* CustomerRepo.CustomerRepo
+        const platform = yield* Fixtures.insertPlatform
+        const held = Fixtures.individual({ platformCustomerId: "reusable" })
+        yield* repo.insert(platform.id, held, Fixtures.noIdentifier)
+        yield* repo.insert(platform.id, Fixtures.business(), Fixtures.noIdentifier)
+        const deleted = new Customer.IndividualCustomer({ ...held, isDeleted: true, updatedAt: Fixtures.at(1) })
+        expect(
+          yield* repo.update(platform.id, { customer: deleted, identifier: Fixtures.noIdentifier, version: 2 }, 1)
+        ).toBe(true)
+        const successor = Fixtures.individual({ platformCustomerId: "reusable" })
+        yield* repo.insert(platform.id, successor, Fixtures.noIdentifier)
+        const again = yield* Effect.either(
+          repo.insert(platform.id, Fixtures.individual({ platformCustomerId: "reusable" }), Fixtures.noIdentifier)
+        )
+        expect(again).toEqual(Either.left(CustomerErrors.PlatformCustomerIdTaken.of("reusable")))
+
+        const live = yield* repo.list(platform.id, {}, firstPage(10))
+        expect(live.data.map((customer) => customer.id).sort()).not.toContain(held.id)
+        expect(live.totalCount).toBe(2)
+        const individuals = yield* repo.list(platform.id, { customerType: "INDIVIDUAL" }, firstPage(10))
+        expect(individuals.totalCount).toBe(1)
+        const byId = yield* repo.list(platform.id, { platformCustomerId: "reusable" }, firstPage(10))
+        expect(byId.data.map((customer) => customer.id)).toEqual([successor.id])
+        const all = yield* repo.list(platform.id, { isIncludingDeleted: true }, firstPage(10))
+        expect(all.data.map((customer) => customer.id)).toContain(held.id)
+        expect(all.totalCount).toBe(3)
+        // Updating the deleted customer again (a no-op rewrite) does not count it out twice.
+        expect(
+          yield* repo.update(platform.id, { customer: deleted, identifier: Fixtures.noIdentifier, version: 3 }, 2)
+        ).toBe(true)
+        expect((yield* repo.list(platform.id, {}, firstPage(10))).totalCount).toBe(2)
+      })
+  )
 }

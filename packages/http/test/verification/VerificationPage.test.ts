@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeHarness, type Harness } from "../support/Harness.js"
+
+const base = "/2025-10-13"
+
+// A minimal, well-formed PDF: what the document service sniffs by its first bytes.
+const pdf = new TextEncoder().encode(
+  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+)
+
+describe("the hosted verification page", () => {
+  let api: Harness
+  beforeAll(async () => {
+    api = await makeHarness()
+  })
+  afterAll(() => api.dispose())
+
+  const business = async (registrationNumber = "REG-003") => {
+    const response = await api.request(`${base}/customers`, {
+      method: "POST",
+      body: JSON.stringify({ customerType: "BUSINESS", businessInfo: { legalName: "Engines Ltd", registrationNumber } })
+    })
+    return (await response.json()) as { readonly id: string }
+  }
+
+  const linkFor = async (customerId: string, body: Record<string, unknown> = {}) => {
+    const response = await api.request(`${base}/customers/${customerId}/kyc-link`, {
+      method: "POST",
+      body: JSON.stringify(body)
+    })
+    return new URL((await response.json()).kycUrl).pathname
+  }
+
+  const page = (path: string, init: RequestInit = {}) => api.request(path, { ...init, auth: null })
+  // A multipart body as a browser sends it (the harness would otherwise label a body JSON).
+  const multipart = async (path: string, data: FormData) => {
+    const encoded = new Request("http://encoder.test", { method: "POST", body: data })
+    return page(path, {
+      method: "POST",
+      body: new Uint8Array(await encoded.arrayBuffer()),
+      headers: { "content-type": encoded.headers.get("content-type") ?? "" },
+      redirect: "manual"
+    })
+  }
+  const form = (path: string, fields: Record<string, string | ReadonlyArray<string>>) => {
+    const body = new URLSearchParams()
+    for (const [key, value] of Object.entries(fields))
+      for (const one of typeof value === "string" ? [value] : value) body.append(key, one)
+    return page(path, {
+      method: "POST",
+      body: body.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      redirect: "manual"
+    })
+  }
+
+  it("serves the page with a strict CSP, no-store, no-referrer, and what is missing in errors[] terms", async () => {
+    const customer = await business()
+    const path = await linkFor(customer.id)
+    const response = await page(path)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/)
+    expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'/)
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer")
+    const html = await response.text()
+    expect(html).toContain('<html lang="en">')
+    expect(html).toMatch(/MISSING_/)
+    expect(html).not.toMatch(/<script|https?:\/\/(?!127)/)
+  })
+
+  it("saves fields, adds an owner without echoing the identifier, uploads a PDF, and redirects once submitted", async () => {
+    const customer = await business()
+    const path = await linkFor(customer.id, { redirectUri: "https://platform.example/done" })
+    const saved = await form(`${path}/fields`, {
+      "businessInfo.legalName": "Engines Ltd",
+      "businessInfo.registrationNumber": "REG-003",
+      "businessInfo.taxId": "12-3456789",
+      "businessInfo.country": "US",
+      "address.line1": "1 Main St",
+      "address.postalCode": "94105",
+      "address.country": "US"
+    })
+    expect(saved.status).toBe(303)
+    const bad = await form(`${path}/fields`, { "address.country": "Nowhere" })
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toContain('href="#address.country"')
+    const owner = await form(`${path}/owners`, {
+      roles: ["UBO", "CONTROL_PERSON"],
+      ownershipPercentage: "60",
+      "personalInfo.firstName": "Ada",
+      "personalInfo.lastName": "Lovelace",
+      "personalInfo.birthDate": "1980-01-02",
+      "personalInfo.nationality": "US",
+      "personalInfo.idType": "SSN",
+      "personalInfo.identifier": "123-45-6789",
+      "personalInfo.address.line1": "2 Main St",
+      "personalInfo.address.postalCode": "94105",
+      "personalInfo.address.country": "US"
+    })
+    expect(owner.status).toBe(303)
+    const upload = new FormData()
+    upload.set("documentHolder", customer.id)
+    upload.set("documentType", "CERTIFICATE_OF_INCORPORATION")
+    upload.set("country", "US")
+    upload.set("file", new Blob([pdf], { type: "application/pdf" }), "certificate.pdf")
+    const uploaded = await multipart(`${path}/documents`, upload)
+    expect(uploaded.status).toBe(303)
+    const wrong = new FormData()
+    wrong.set("documentHolder", customer.id)
+    wrong.set("documentType", "PASSPORT")
+    wrong.set("country", "US")
+    wrong.set("file", new Blob(["just text"], { type: "application/pdf" }), "passport.pdf")
+    const refused = await multipart(`${path}/documents`, wrong)
+    expect(refused.status).toBe(415)
+    const shown = await (await page(path)).text()
+    expect(shown).toContain("certificate.pdf")
+    expect(shown).toContain("Lovelace")
+    expect(shown).not.toContain("123-45-6789")
+
+    const submitted = await form(`${path}/submit`, {})
+    expect(submitted.status).toBe(303)
+    expect(submitted.headers.get("location")).toBe("https://platform.example/done")
+    const again = await page(path)
+    expect(again.status).toBe(410)
+    expect(await again.text()).not.toContain("Engines")
+  })
+
+  it("lets exactly one of two racing submits through; the other gets 410", async () => {
+    const customer = await business("REG-777")
+    const path = await linkFor(customer.id)
+    const [a, b] = await Promise.all([form(`${path}/submit`, {}), form(`${path}/submit`, {})])
+    expect([a.status, b.status].sort()).toEqual([200, 410])
+  })
+
+  it("answers 404 for an unknown link and 410 for an expired one", async () => {
+    expect((await page("/verify/kyc_nope")).status).toBe(404)
+    const customer = await business()
+    const path = await linkFor(customer.id)
+    const advanced = await api.request(`${base}/sandbox/clock/advance`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: 24 * 3600 + 1 })
+    })
+    expect(advanced.status).toBe(200)
+    const expired = await page(path)
+    expect(expired.status).toBe(410)
+    expect(await expired.text()).toContain("expired")
+  })
+})
