@@ -126,6 +126,45 @@ describe("the hosted verification page", () => {
     expect(await again.text()).not.toContain("Engines")
   })
 
+  it("lets an individual complete their fields and identity document, then thanks them (no redirectUri)", async () => {
+    const created = await api.request(`${base}/customers`, {
+      method: "POST",
+      // 003: the sandbox leaves this individual UNVERIFIED at creation, so there is something to submit.
+      body: JSON.stringify({
+        customerType: "INDIVIDUAL",
+        fullName: "Mary Somerville 003",
+        identifier: "987-65-4321",
+        idType: "SSN"
+      })
+    })
+    const customer = (await created.json()) as { readonly id: string }
+    const path = await linkFor(customer.id)
+    const before = await (await page(path)).text()
+    expect(before).toContain("MISSING_FIELD (birthDate)")
+    expect(before).not.toContain("987-65-4321")
+    const saved = await form(`${path}/fields`, {
+      fullName: "Mary Somerville 003",
+      birthDate: "1990-12-26",
+      nationality: "GB",
+      "address.line1": "3 High St",
+      "address.postalCode": "EH1 1AA",
+      "address.country": "GB"
+    })
+    expect(saved.status).toBe(303)
+    const passport = new FormData()
+    passport.set("documentHolder", customer.id)
+    passport.set("documentType", "PASSPORT")
+    passport.set("country", "GB")
+    passport.set("file", new Blob([pdf], { type: "application/pdf" }), "passport.pdf")
+    expect((await multipart(`${path}/documents`, passport)).status).toBe(303)
+    expect(await (await page(path)).text()).toContain("Nothing is missing")
+    const thanked = await form(`${path}/submit`, {})
+    expect(thanked.status).toBe(200)
+    expect(await thanked.text()).toContain("Thank you")
+    const listed = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
+    expect(listed.data).toHaveLength(1)
+  })
+
   it("lets exactly one of two racing submits through; the other gets 410", async () => {
     const customer = await business("REG-777")
     const path = await linkFor(customer.id)
