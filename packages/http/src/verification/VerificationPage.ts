@@ -113,6 +113,8 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
           if (error._tag === "StoreFailure") return yield* Effect.fail(error)
           return yield* notFound()
         }
+        // A deleted customer can no longer be changed (410): the link is as good as spent.
+        if (opened.right.customer.isDeleted) return yield* gone("SPENT")
         const action = `${pagePath}/${Redacted.value(secret)}`
         return yield* use(opened.right, action).pipe(PlatformTime.within(SandboxClock.offsetOf(opened.right.platform)))
       })

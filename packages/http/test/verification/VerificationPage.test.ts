@@ -172,6 +172,15 @@ describe("the hosted verification page", () => {
     expect([a.status, b.status].sort()).toEqual([200, 410])
   })
 
+  it("answers 410 once the customer is deleted, showing nothing of it", async () => {
+    const customer = await business()
+    const path = await linkFor(customer.id)
+    expect((await api.request(`${base}/customers/${customer.id}`, { method: "DELETE" })).status).toBe(200)
+    const response = await page(path)
+    expect(response.status).toBe(410)
+    expect(await response.text()).not.toContain("Engines")
+  })
+
   it("answers 404 for an unknown link and 410 for an expired one", async () => {
     expect((await page("/verify/kyc_nope")).status).toBe(404)
     const customer = await business()
