@@ -84,6 +84,8 @@ describe("the hosted verification page", () => {
     expect(saved.status).toBe(303)
     const bad = await form(`${path}/fields`, { "address.country": "Nowhere" })
     expect(bad.status).toBe(400)
+    const huge = await form(`${path}/fields`, { "businessInfo.taxId": "x".repeat(70 * 1024) })
+    expect(huge.status).toBe(400)
     expect(await bad.text()).toContain('href="#address.country"')
     const owner = await form(`${path}/owners`, {
       roles: ["UBO", "CONTROL_PERSON"],
