@@ -1,4 +1,11 @@
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse, type Multipart } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerRequest,
+  HttpServerResponse,
+  type Multipart
+} from "@effect/platform"
 import { Effect, Layer, Option, ParseResult, Redacted, Schema, Stream } from "effect"
 import {
   BeneficialOwnerRequest,
@@ -63,6 +70,10 @@ const gone = (state: "EXPIRED" | "SPENT") =>
     410
   )
 
+/** A form's fields, its body read up to 64 KiB (an HTML form of this page is a few hundred bytes). */
+const boundedForm = (request: HttpServerRequest.HttpServerRequest) =>
+  request.urlParamsBody.pipe(HttpIncomingMessage.withMaxBodySize(Option.some(64 * 1024)))
+
 /** Form fields to the nested JSON object a request schema decodes: `a.b` paths, empty values left out. */
 const nest = (entries: ReadonlyArray<readonly [string, string]>, arrays: ReadonlySet<string> = new Set()) => {
   const root: Record<string, unknown> = {}
@@ -113,6 +124,8 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
           if (error._tag === "StoreFailure") return yield* Effect.fail(error)
           return yield* notFound()
         }
+        // A deleted customer can no longer be changed (410): the link is as good as spent.
+        if (opened.right.customer.isDeleted) return yield* gone("SPENT")
         const action = `${pagePath}/${Redacted.value(secret)}`
         return yield* use(opened.right, action).pipe(PlatformTime.within(SandboxClock.offsetOf(opened.right.platform)))
       })
@@ -156,7 +169,7 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
     const saveFields = withLink((opened, action) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const form = yield* request.urlParamsBody
+        const form = yield* boundedForm(request)
         const body = { customerType: opened.customer.customerType, ...nest(form) }
         const decoded = yield* Effect.either(
           Schema.decodeUnknown(CustomerRequest.UpdateCustomerRequest, { errors: "all", onExcessProperty: "error" })(
@@ -168,6 +181,9 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
         yield* customers.update(opened.platform, opened.customer.id, decoded.right)
         return yield* back(action)
       }).pipe(
+        Effect.catchTag("RequestError", () =>
+          html(Html.unusablePage("The form could not be read", "It may be too large. Go back and try again."), 400)
+        ),
         Effect.catchTag("InvalidInput", (error) =>
           render(
             opened,
@@ -185,7 +201,7 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
     const addOwner = withLink((opened, action) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const form = yield* request.urlParamsBody
+        const form = yield* boundedForm(request)
         const nested = nest(form, new Set(["roles"]))
         const body = {
           ...nested,
@@ -201,6 +217,9 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
         yield* owners.create(opened.platform, decoded.right)
         return yield* back(action)
       }).pipe(
+        Effect.catchTag("RequestError", () =>
+          html(Html.unusablePage("The form could not be read", "It may be too large. Go back and try again."), 400)
+        ),
         Effect.catchTag("InvalidInput", (error) =>
           render(
             opened,

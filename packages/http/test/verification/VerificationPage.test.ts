@@ -84,6 +84,8 @@ describe("the hosted verification page", () => {
     expect(saved.status).toBe(303)
     const bad = await form(`${path}/fields`, { "address.country": "Nowhere" })
     expect(bad.status).toBe(400)
+    const huge = await form(`${path}/fields`, { "businessInfo.taxId": "x".repeat(70 * 1024) })
+    expect(huge.status).toBe(400)
     expect(await bad.text()).toContain('href="#address.country"')
     const owner = await form(`${path}/owners`, {
       roles: ["UBO", "CONTROL_PERSON"],
@@ -126,11 +128,59 @@ describe("the hosted verification page", () => {
     expect(await again.text()).not.toContain("Engines")
   })
 
+  it("lets an individual complete their fields and identity document, then thanks them (no redirectUri)", async () => {
+    const created = await api.request(`${base}/customers`, {
+      method: "POST",
+      // 003: the sandbox leaves this individual UNVERIFIED at creation, so there is something to submit.
+      body: JSON.stringify({
+        customerType: "INDIVIDUAL",
+        fullName: "Mary Somerville 003",
+        identifier: "987-65-4321",
+        idType: "SSN"
+      })
+    })
+    const customer = (await created.json()) as { readonly id: string }
+    const path = await linkFor(customer.id)
+    const before = await (await page(path)).text()
+    expect(before).toContain("MISSING_FIELD (birthDate)")
+    expect(before).not.toContain("987-65-4321")
+    const saved = await form(`${path}/fields`, {
+      fullName: "Mary Somerville 003",
+      birthDate: "1990-12-26",
+      nationality: "GB",
+      "address.line1": "3 High St",
+      "address.postalCode": "EH1 1AA",
+      "address.country": "GB"
+    })
+    expect(saved.status).toBe(303)
+    const passport = new FormData()
+    passport.set("documentHolder", customer.id)
+    passport.set("documentType", "PASSPORT")
+    passport.set("country", "GB")
+    passport.set("file", new Blob([pdf], { type: "application/pdf" }), "passport.pdf")
+    expect((await multipart(`${path}/documents`, passport)).status).toBe(303)
+    expect(await (await page(path)).text()).toContain("Nothing is missing")
+    const thanked = await form(`${path}/submit`, {})
+    expect(thanked.status).toBe(200)
+    expect(await thanked.text()).toContain("Thank you")
+    const listed = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
+    expect(listed.data).toHaveLength(1)
+  })
+
   it("lets exactly one of two racing submits through; the other gets 410", async () => {
     const customer = await business("REG-777")
     const path = await linkFor(customer.id)
     const [a, b] = await Promise.all([form(`${path}/submit`, {}), form(`${path}/submit`, {})])
     expect([a.status, b.status].sort()).toEqual([200, 410])
+  })
+
+  it("answers 410 once the customer is deleted, showing nothing of it", async () => {
+    const customer = await business()
+    const path = await linkFor(customer.id)
+    expect((await api.request(`${base}/customers/${customer.id}`, { method: "DELETE" })).status).toBe(200)
+    const response = await page(path)
+    expect(response.status).toBe(410)
+    expect(await response.text()).not.toContain("Engines")
   })
 
   it("answers 404 for an unknown link and 410 for an expired one", async () => {
