@@ -39,6 +39,7 @@ export class BeneficialOwnersApi extends HttpApiGroup.make("beneficialOwners")
       .setPayload(reportFieldErrors(BeneficialOwnerRequest.CreateBeneficialOwnerRequest))
       .addSuccess(CreatedBeneficialOwner)
       .addError(CustomersApi.CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Add a beneficial owner to a business customer")
       .annotate(
         OpenApi.Description,
@@ -64,6 +65,7 @@ export class BeneficialOwnersApi extends HttpApiGroup.make("beneficialOwners")
       .setPayload(reportFieldErrors(BeneficialOwnerRequest.UpdateBeneficialOwnerRequest))
       .addSuccess(BeneficialOwner.BeneficialOwner)
       .addError(BeneficialOwnerNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Update a beneficial owner")
       .annotate(
         OpenApi.Description,

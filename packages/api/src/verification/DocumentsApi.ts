@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from
 import { Option, Schema } from "effect"
 import { Document, DocumentErrors, DocumentRequest } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { CustomersApi } from "../customers/index.js"
 import { Authentication } from "../platforms/index.js"
 
 const { wire } = ErrorBody
@@ -79,6 +80,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .addError(DocumentUnreadableBody)
       .addError(DocumentFileTooLargeBody)
       .addError(DocumentHolderNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Upload a document")
       .annotate(OpenApi.Description, uploadRules)
   )
@@ -104,6 +106,8 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .addError(DocumentFileUnsupportedBody)
       .addError(DocumentUnreadableBody)
       .addError(DocumentFileTooLargeBody)
+      .addError(DocumentHolderNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Replace a document's fields and file (its holder stays)")
       .annotate(OpenApi.Description, `${uploadRules} A replaced document counts as not yet submitted.`)
   )

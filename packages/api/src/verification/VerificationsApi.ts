@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Customer, Errors, Verification } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
+import { CustomersApi } from "../customers/index.js"
 import { Authentication } from "../platforms/index.js"
 
 const { wire } = ErrorBody
@@ -19,9 +20,6 @@ export const VerificationFinalBody = wire(
   400,
   "The customer's verification is final (APPROVED or REJECTED)"
 )
-/** 404 `USER_NOT_FOUND`. */
-export const CustomerNotFoundBody = wire(Errors.CustomerNotFound, 404, "No such customer on this platform")
-
 /** Body of `POST /verifications`. */
 export const SubmitVerificationRequest = Schema.Struct({ customerId: Customer.CustomerId }).annotations({
   identifier: "VerificationSubmitRequest"
@@ -45,7 +43,8 @@ export class VerificationsApi extends HttpApiGroup.make("verifications")
       .setPayload(reportFieldErrors(SubmitVerificationRequest))
       .addSuccess(Verification.Verification)
       .addError(VerificationFinalBody)
-      .addError(CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerNotFoundBody)
+      .addError(CustomersApi.CustomerDeletedBody)
       .annotate(OpenApi.Summary, "Submit a customer for verification")
       .annotate(
         OpenApi.Description,

@@ -17,14 +17,18 @@ export class BeneficialOwners extends Context.Tag("@payrail/core/BeneficialOwner
   {
     /**
      * Declares an owner of a `BUSINESS` customer of the platform, `UNVERIFIED` until the business's verification
-     * resolves it. An individual customer fails `INVALID_INPUT` on `customerId`; an unknown one `USER_NOT_FOUND`.
+     * resolves it. An individual customer fails `INVALID_INPUT` on `customerId`; an unknown one `USER_NOT_FOUND`; a
+     * deleted one `CUSTOMER_DELETED`.
      */
     readonly create: (
       platform: Platform.Platform,
       request: CreateBeneficialOwnerRequest
     ) => Effect.Effect<
       BeneficialOwner,
-      CustomerErrors.CustomerNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+      | CustomerErrors.CustomerNotFound
+      | CustomerErrors.CustomerDeleted
+      | InvalidInput.InvalidInput
+      | StoreFailure.StoreFailure
     >
     readonly get: (
       platform: Platform.Platform,
@@ -38,13 +42,17 @@ export class BeneficialOwners extends Context.Tag("@payrail/core/BeneficialOwner
     ) => Effect.Effect<Page.Page<BeneficialOwner>, StoreFailure.StoreFailure>
     /**
      * Applies the given fields (and those given of `personalInfo`) over the latest version, keeping `kycStatus` as
-     * it is: concurrent updates never lose each other's fields, and a rename never re-derives a status.
+     * it is: concurrent updates never lose each other's fields, and a rename never re-derives a status. An owner of
+     * a deleted business fails `CUSTOMER_DELETED`.
      */
     readonly update: (
       platform: Platform.Platform,
       id: BeneficialOwnerId,
       patch: UpdateBeneficialOwnerRequest
-    ) => Effect.Effect<BeneficialOwner, BeneficialOwnerNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      BeneficialOwner,
+      BeneficialOwnerNotFound | CustomerErrors.CustomerDeleted | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+    >
   }
 >() {}
 
@@ -95,6 +103,11 @@ export const layer = Layer.effect(
       store.transaction(
         Effect.gen(function* () {
           const stored = yield* find(platform, id)
+          // An owner of a deleted business is kept for the record but no longer changes.
+          const business = yield* customers.findById(platform.id, stored.owner.customerId)
+          if (Option.exists(business, ({ customer }) => customer.isDeleted)) {
+            return yield* CustomerErrors.CustomerDeleted.of(stored.owner.customerId)
+          }
           const owner = new BeneficialOwner({
             ...stored.owner,
             ...(patch.roles === undefined ? {} : { roles: patch.roles }),
@@ -135,6 +148,7 @@ export const layer = Layer.effect(
           Effect.gen(function* () {
             const customer = yield* customers.findById(platform.id, request.customerId)
             if (Option.isNone(customer)) return yield* CustomerErrors.CustomerNotFound.of(request.customerId)
+            if (customer.value.customer.isDeleted) return yield* CustomerErrors.CustomerDeleted.of(request.customerId)
             if (customer.value.customer.customerType !== "BUSINESS") return yield* notBusiness
             yield* repo.insert(platform.id, { owner, identifier, version: 1 })
           })

@@ -1,5 +1,5 @@
 import { Context, Data, DateTime, Effect, Layer, Option, Schedule } from "effect"
-import { CustomerRepo } from "../customers/index.js"
+import { type Customer, CustomerErrors, CustomerRepo } from "../customers/index.js"
 import { Ids, type Page, ResourceId, StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { BeneficialOwnerId } from "./BeneficialOwner.js"
@@ -29,13 +29,17 @@ export class Documents extends Context.Tag("@payrail/core/Documents")<
     /**
      * Checks the holder, streams the file into the `DocumentStore` (its type sniffed from its first bytes, its size
      * bounded by `DocumentLimits`), then stores the record and attaches the file in one unit of work: either both
-     * exist afterwards or neither does (a refused or failed upload's bytes are discarded).
+     * exist afterwards or neither does (a refused or failed upload's bytes are discarded). A holder whose customer
+     * (itself, or an owner's business) is deleted fails `CUSTOMER_DELETED`.
      */
     readonly upload: (
       platform: Platform.Platform,
       fields: DocumentFields,
       file: DocumentFile
-    ) => Effect.Effect<Document, DocumentHolderNotFound | FileRefused | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Document,
+      DocumentHolderNotFound | CustomerErrors.CustomerDeleted | FileRefused | StoreFailure.StoreFailure
+    >
     readonly get: (
       platform: Platform.Platform,
       id: DocumentId
@@ -54,7 +58,14 @@ export class Documents extends Context.Tag("@payrail/core/Documents")<
       id: DocumentId,
       fields: ReplaceDocumentFields,
       file: DocumentFile
-    ) => Effect.Effect<Document, DocumentNotFound | FileRefused | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Document,
+      | DocumentNotFound
+      | DocumentHolderNotFound
+      | CustomerErrors.CustomerDeleted
+      | FileRefused
+      | StoreFailure.StoreFailure
+    >
     /** Deletes the record and its file together; refused (409) once a verification submitted it. */
     readonly delete: (
       platform: Platform.Platform,
@@ -83,16 +94,17 @@ export const layer: Layer.Layer<
     const uow = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
 
+    // The holder must exist on the platform, and its customer (the holder, or the owner's business) be live.
     const requireHolder = (platformId: Platform.PlatformId, holder: DocumentHolderId) =>
-      (isOwner(holder)
-        ? Effect.map(owners.findById(platformId, holder), Option.isSome)
-        : Effect.map(customers.findById(platformId, holder as Parameters<typeof customers.findById>[1]), Option.isSome)
-      ).pipe(
-        Effect.filterOrFail(
-          (found) => found,
-          () => DocumentHolderNotFound.of(holder)
-        )
-      )
+      Effect.gen(function* () {
+        const customerId = isOwner(holder)
+          ? Option.map(yield* owners.findById(platformId, holder), ({ owner }) => owner.customerId)
+          : Option.some(holder as Customer.CustomerId)
+        if (Option.isNone(customerId)) return yield* DocumentHolderNotFound.of(holder)
+        const customer = yield* customers.findById(platformId, customerId.value)
+        if (Option.isNone(customer)) return yield* DocumentHolderNotFound.of(holder)
+        if (customer.value.customer.isDeleted) return yield* CustomerErrors.CustomerDeleted.of(customerId.value)
+      })
 
     const find = (platformId: Platform.PlatformId, id: DocumentId) =>
       Effect.flatMap(
@@ -171,7 +183,7 @@ export const layer: Layer.Layer<
         fields: ReplaceDocumentFields,
         file: DocumentFile
       ) {
-        yield* find(platform.id, id)
+        yield* requireHolder(platform.id, (yield* find(platform.id, id)).document.documentHolder)
         const staged = yield* stageFile(platform.id, file)
         return yield* commitWith(
           platform.id,

@@ -32,7 +32,10 @@ export class Verifications extends Context.Tag("@payrail/core/Verifications")<
     readonly submit: (
       platform: Platform.Platform,
       customerId: Customer.CustomerId
-    ) => Effect.Effect<Verification, CustomerErrors.CustomerNotFound | VerificationFinal | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Verification,
+      CustomerErrors.CustomerNotFound | CustomerErrors.CustomerDeleted | VerificationFinal | StoreFailure.StoreFailure
+    >
     readonly get: (
       platform: Platform.Platform,
       id: VerificationId
@@ -123,6 +126,7 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const stored = yield* findCustomer(platform, customerId)
           const current = stored.customer
+          if (current.isDeleted) return yield* CustomerErrors.CustomerDeleted.of(current.id)
           const status = current.customerType === "INDIVIDUAL" ? current.kycStatus : current.kybStatus
           if (isFinal(status)) return yield* VerificationFinal.of(current.id, status)
           const { packet, documentIds } = yield* packetOf(platform, current)

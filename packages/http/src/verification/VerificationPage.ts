@@ -6,7 +6,7 @@ import {
   HttpServerResponse,
   type Multipart
 } from "@effect/platform"
-import { Effect, Layer, Option, ParseResult, Redacted, Schema, Stream } from "effect"
+import { Effect, Layer, Option, ParseResult, Predicate, Redacted, Schema, Stream } from "effect"
 import {
   BeneficialOwnerRequest,
   BeneficialOwners,
@@ -127,7 +127,13 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
         // A deleted customer can no longer be changed (410): the link is as good as spent.
         if (opened.right.customer.isDeleted) return yield* gone("SPENT")
         const action = `${pagePath}/${Redacted.value(secret)}`
-        return yield* use(opened.right, action).pipe(PlatformTime.within(SandboxClock.offsetOf(opened.right.platform)))
+        return yield* use(opened.right, action).pipe(
+          // Deleted while the person was on the page: as for a link opened after the deletion.
+          Effect.catchSome((error) =>
+            Predicate.isTagged(error, "CustomerDeleted") ? Option.some(gone("SPENT")) : Option.none()
+          ),
+          PlatformTime.within(SandboxClock.offsetOf(opened.right.platform))
+        )
       })
 
     const render = (

@@ -126,5 +126,61 @@ for (const adapter of adapters) {
       expect([first.status, replay.status]).toEqual([200, 200])
       expect(await replay.json()).toEqual(await first.json())
     })
+    it("freezes a deleted business's packet: verification, documents and owners answer 410 CUSTOMER_DELETED", async () => {
+      const send = (method: string, path: string, body: unknown) =>
+        api.request(`${base}${path}`, { method, body: JSON.stringify(body) })
+      const business = (await (
+        await send("POST", "/customers", {
+          customerType: "BUSINESS",
+          platformCustomerId: `business-${crypto.randomUUID()}`,
+          businessInfo: { legalName: "Acme Ltd", registrationNumber: "REG-777", country: "GB" }
+        })
+      ).json()) as { id: string }
+      const ownerOf = (ownershipPercentage: number) => ({
+        customerId: business.id,
+        roles: ["UBO"],
+        ownershipPercentage,
+        personalInfo: {
+          firstName: "Jane",
+          lastName: "Smith",
+          birthDate: "1978-06-15",
+          nationality: "US",
+          address: { line1: "1 Main St", city: "San Francisco", state: "CA", postalCode: "94105", country: "US" },
+          idType: "SSN",
+          identifier: "123-45-6789"
+        }
+      })
+      const created = await send("POST", "/beneficial-owners", ownerOf(60))
+      expect(created.status).toBe(201)
+      const owner = (await created.json()) as { id: string }
+      expect((await remove(business.id)).status).toBe(200)
+
+      const passport = (holder: string) => {
+        const form = new FormData()
+        for (const [key, value] of Object.entries({
+          documentHolder: holder,
+          documentType: "PASSPORT",
+          country: "GB"
+        })) {
+          form.set(key, value)
+        }
+        form.set("file", new Blob([Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0xff, 0xd9])]), "passport.jpg")
+        return form
+      }
+      const refusals = [
+        await send("POST", "/verifications", { customerId: business.id }),
+        await send("POST", "/beneficial-owners", ownerOf(10)),
+        await send("PATCH", `/beneficial-owners/${owner.id}`, { ownershipPercentage: 70 }),
+        await api.request(`${base}/documents`, { method: "POST", body: passport(business.id) }),
+        await api.request(`${base}/documents`, { method: "POST", body: passport(owner.id) })
+      ]
+      for (const refusal of refusals) {
+        expect(refusal.status).toBe(410)
+        expect(await refusal.json()).toMatchObject({ code: "CUSTOMER_DELETED", details: { customerId: business.id } })
+      }
+      // Reads still answer: the owner is kept as it was.
+      const kept = await api.request(`${base}/beneficial-owners/${owner.id}`)
+      expect(await kept.json()).toMatchObject({ id: owner.id, ownershipPercentage: 60 })
+    })
   })
 }
