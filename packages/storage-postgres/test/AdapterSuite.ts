@@ -85,7 +85,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "document_files",
             "verifications",
             "customer_lifecycle",
-            "kyc_links"
+            "kyc_links",
+            "uma_lookup_expiry"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -9,7 +9,8 @@ import { Count, record } from "../internal/rows.js"
  * `UmaLookupRepo` on the `uma_lookups` table (migration `0020_uma_lookups`), every statement scoped by
  * `platform_id`. Guarantees: `insert` is one `INSERT` (a second insert of an id fails as `StoreFailure` and changes
  * nothing); `findById` is one `SELECT` by primary key; records are decoded with the core schema on every read;
- * `purgeExpired` is one statement deleting at most `limit` lookups that expired before `before` (earliest first),
+ * `purgeExpired` is one statement deleting at most `limit` lookups that expired before `before` (earliest first, on
+ * `uma_lookups_expiry_idx`),
  * across platforms, skipping rows locked by a running unit of work.
  */
 export const make: Effect.Effect<
