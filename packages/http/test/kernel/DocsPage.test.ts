@@ -1,74 +1,19 @@
-import { existsSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import { once } from "node:events"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DocsPage } from "@payrail/http"
+import * as BrowserSupport from "../support/Browser.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
 
-const executablePath = "/usr/bin/chromium"
-const found = existsSync(executablePath)
-// Under CI the page must be tested: a missing browser fails there instead of skipping.
-const skip = !found && (process.env["CI"] ?? "") === ""
-const title = skip
-  ? `API reference page in headless Chromium: SKIPPED, ${executablePath} not found (apt-get install -y chromium)`
-  : "API reference page in headless Chromium"
-
-const flags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
-
-const readBody = async (request: IncomingMessage): Promise<Buffer | undefined> => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks)
-}
+const { skip, title } = BrowserSupport.suite("API reference page in headless Chromium")
 
 /**
  * A real socket in front of the harness: `mount` is the prefix the browser sees; with `strip`, the prefix is cut
  * before the API sees the request, as Express's `app.use("/payments", …)` does.
  */
-const serve = async (
-  harness: Harness,
-  mount: string,
-  strip: boolean
-): Promise<{ readonly server: Server; readonly origin: string }> => {
-  const server = createServer((request, response) => {
-    void (async () => {
-      const url = request.url ?? "/"
-      if (!url.startsWith(`${mount}/`)) {
-        response.writeHead(404).end()
-        return
-      }
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === "string") headers.set(name, value)
-      const body = await readBody(request)
-      const answered = await harness.request(strip ? url.slice(mount.length) : url, {
-        method: request.method ?? "GET",
-        headers,
-        auth: null,
-        ...(body === undefined ? {} : { body: new Uint8Array(body) })
-      })
-      response.writeHead(answered.status, Object.fromEntries(answered.headers))
-      response.end(Buffer.from(await answered.arrayBuffer()))
-    })().catch((error: unknown) => {
-      response.writeHead(500).end(String(error))
-    })
+const serve = (harness: Harness, mount: string, strip: boolean) =>
+  BrowserSupport.bridge(harness, {
+    route: (url) => (url.startsWith(`${mount}/`) ? (strip ? url.slice(mount.length) : url) : undefined)
   })
-  server.listen(0, "127.0.0.1")
-  await once(server, "listening")
-  const address = server.address()
-  if (address === null || typeof address === "string") throw new Error("no port")
-  return { server, origin: `http://127.0.0.1:${address.port}` }
-}
 
 describe("the reference page's server resolution", () => {
   it("inserts the resolving script after the spec's data block and before the renderer", () => {
@@ -84,7 +29,7 @@ describe("the reference page's server resolution", () => {
 describe.skipIf(skip)(title, () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath, args: flags })
+    browser = await BrowserSupport.launch()
   })
   afterAll(() => browser?.close())
 

@@ -1,20 +1,13 @@
-import { existsSync, mkdirSync } from "node:fs"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import { once } from "node:events"
+import { mkdirSync } from "node:fs"
+import type { Server } from "node:http"
 import { fileURLToPath } from "node:url"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as BrowserSupport from "../support/Browser.js"
 import { makeHarness, type Harness } from "../support/Harness.js"
 
-const executablePath = "/usr/bin/chromium"
-const found = existsSync(executablePath)
-// Under CI the page must be tested: a missing browser fails there instead of skipping.
-const skip = !found && (process.env["CI"] ?? "") === ""
-const title = skip
-  ? `hosted verification page in headless Chromium: SKIPPED, ${executablePath} not found (apt-get install -y chromium)`
-  : "hosted verification page in headless Chromium"
+const { skip, title } = BrowserSupport.suite("hosted verification page in headless Chromium")
 
-const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 const base = "/2025-10-13"
 const artifacts = fileURLToPath(new URL("./test-results/", import.meta.url))
 
@@ -24,46 +17,18 @@ const pdf = Buffer.from(
     "3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 )
 
-const readBody = async (request: IncomingMessage): Promise<Buffer | undefined> => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of request) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks)
-}
-
 /** A real socket in front of the harness; `/done` stands in for the platform's redirect page. */
-const serve = async (harness: Harness): Promise<{ readonly server: Server; readonly origin: string }> => {
-  const server = createServer((request, response) => {
-    void (async () => {
-      const url = request.url ?? "/"
-      if (url.startsWith("/done")) {
-        response
-          .writeHead(200, { "content-type": "text/html" })
-          .end('<!doctype html><link rel="icon" href="data:,"><title>Done</title><h1>Done</h1>')
-        return
-      }
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === "string") headers.set(name, value)
-      const body = await readBody(request)
-      const answered = await harness.request(url, {
-        method: request.method ?? "GET",
-        headers,
-        auth: null,
-        redirect: "manual",
-        ...(body === undefined ? {} : { body: new Uint8Array(body) })
-      })
-      response.writeHead(answered.status, Object.fromEntries(answered.headers))
-      response.end(Buffer.from(await answered.arrayBuffer()))
-    })().catch((error: unknown) => {
-      response.writeHead(500).end(String(error))
-    })
+const serve = (harness: Harness) =>
+  BrowserSupport.bridge(harness, {
+    intercept: (url, response) => {
+      if (!url.startsWith("/done")) return false
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end('<!doctype html><link rel="icon" href="data:,"><title>Done</title><h1>Done</h1>')
+      return true
+    },
+    init: { redirect: "manual" }
   })
-  server.listen(0, "127.0.0.1")
-  await once(server, "listening")
-  const address = server.address()
-  if (address === null || typeof address === "string") throw new Error("no port")
-  return { server, origin: `http://127.0.0.1:${address.port}` }
-}
 
 describe.skipIf(skip)(title, () => {
   let browser: Browser
@@ -72,7 +37,7 @@ describe.skipIf(skip)(title, () => {
   let origin: string
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
-    browser = await chromium.launch({ executablePath, args: flags })
+    browser = await BrowserSupport.launch()
     harness = await makeHarness()
     ;({ origin, server } = await serve(harness))
   })
