@@ -34,10 +34,11 @@ export const layer = Layer.effect(
     const repo = yield* WebhookSecretRepo
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
+    // Read once, where the layer is built: the server provides it to the domain's layers, not to each request.
+    const overlap = yield* WebhookSecretOverlap
     return {
       rotate: Effect.fn("WebhookSecrets.rotate")(function* (platformId: PlatformId.PlatformId) {
         const now = yield* DateTime.now
-        const overlap = yield* WebhookSecretOverlap
         const secret = yield* Effect.provideService(generate, Ids.Ids, ids)
         const previousExpiresAt = DateTime.addDuration(now, overlap)
         yield* store.transaction(

@@ -83,6 +83,8 @@ export const layer = Layer.effect(
     const customers = yield* Customers.Customers
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
+    // Read once, where the layer is built: the server provides it to the domain's layers, not to each request.
+    const base = yield* PublicBaseUrl
 
     const unusable = (link: StoredKycLink, now: DateTime.Utc) =>
       link.spentAt !== undefined
@@ -112,7 +114,6 @@ export const layer = Layer.effect(
           expiresAt,
           spentAt: undefined
         })
-        const base = yield* PublicBaseUrl
         return new KycLinkResponse({ kycUrl: `${base}${pagePath}/${secret}`, expiresAt, provider: "PAYRAIL" })
       }),
 
