@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import type {
+  DocumentReviewer,
   FundingInstructions,
   FxRates,
   KycProvider,
@@ -9,6 +10,7 @@ import type {
   Rails,
   UmaDirectory
 } from "@payrail/core"
+import * as SandboxDocumentReview from "./SandboxDocumentReview.js"
 import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
@@ -21,6 +23,7 @@ import * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
 /** Every provider port the sandbox simulates. */
 export type Providers =
   | KycProvider.KycProvider
+  | DocumentReviewer.DocumentReviewer
   | NameVerificationProvider.NameVerificationProvider
   | OwnershipVerifier.OwnershipVerifier
   | FxRates.FxRates
@@ -31,12 +34,13 @@ export type Providers =
   | SandboxOtpDelivery.SandboxOtpOutbox
 
 /**
- * All sandbox providers in one layer: KYC/KYB, beneficiary name verification, wallet ownership, exchange rates, the
+ * All sandbox providers in one layer: KYC/KYB and document review, beneficiary name verification, wallet ownership, exchange rates, the
  * rails, real-time funding instructions, the UMA directory, and wallet one-time codes (captured, never sent: read
  * them through `SandboxOtpOutbox`).
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxKyc.layer,
+  SandboxDocumentReview.layer,
   SandboxNameVerification.layer,
   SandboxOwnership.layer,
   SandboxFxRates.layer,

@@ -23,6 +23,8 @@ export const DocumentUnreadableBody = wire(
 )
 /** 413 `PAYLOAD_TOO_LARGE` with `details: {rule: "max_file_size", maxFileBytes}`. */
 export const DocumentFileTooLargeBody = wire(DocumentErrors.DocumentFileTooLarge, 413, "The file is too large")
+/** 400 with a rejection reason as `code` (`LOW_QUALITY`, `EXPIRED`...): the KYC provider refused the document. */
+export const DocumentRejectedBody = wire(DocumentErrors.DocumentRejected, 400, "The KYC provider refused the document")
 /** 404 `NOT_FOUND`: the holder is not a customer or beneficial owner of the platform. */
 export const DocumentHolderNotFoundBody = wire(
   DocumentErrors.DocumentHolderNotFound,
@@ -81,6 +83,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .addError(DocumentFileTooLargeBody)
       .addError(DocumentHolderNotFoundBody)
       .addError(CustomersApi.CustomerDeletedBody)
+      .addError(DocumentRejectedBody)
       .annotate(OpenApi.Summary, "Upload a document")
       .annotate(OpenApi.Description, uploadRules)
   )
@@ -108,6 +111,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .addError(DocumentFileTooLargeBody)
       .addError(DocumentHolderNotFoundBody)
       .addError(CustomersApi.CustomerDeletedBody)
+      .addError(DocumentRejectedBody)
       .annotate(OpenApi.Summary, "Replace a document's fields and file (its holder stays)")
       .annotate(OpenApi.Description, `${uploadRules} A replaced document counts as not yet submitted.`)
   )

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
-import { DocumentContentType } from "./Document.js"
+import { DocumentContentType, DocumentType } from "./Document.js"
+import { DocumentRejectionReason } from "./DocumentReviewer.js"
 
 /**
  * The uploaded file is none of the accepted types, judged by its first bytes (its magic number) alone: a renamed
@@ -94,4 +95,31 @@ export class DocumentSubmitted extends Schema.TaggedError<DocumentSubmitted>()("
       details: { rule: "document_submitted", documentId }
     })
   }
+}
+
+/**
+ * The KYC provider refused the document at upload (`DocumentReviewer`); `code` is the spec's rejection reason
+ * (400), with `details: {rule: "document_rejected", documentType}`. Nothing of it is kept.
+ */
+export class DocumentRejected extends Schema.TaggedError<DocumentRejected>()("DocumentRejected", {
+  code: DocumentRejectionReason,
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("document_rejected"), documentType: DocumentType })
+}) {
+  static of(code: DocumentRejectionReason, documentType: DocumentType): DocumentRejected {
+    return new DocumentRejected({
+      code,
+      reason: rejectionReasons[code],
+      details: { rule: "document_rejected", documentType }
+    })
+  }
+}
+
+const rejectionReasons: Record<DocumentRejectionReason, string> = {
+  LOW_QUALITY: "The document's quality is too low to read",
+  DATA_MISMATCH: "The document's details differ from the information provided",
+  EXPIRED: "The document has expired",
+  SUSPECTED_FRAUD: "The document is suspected to be fraudulent",
+  UNSUITABLE_DOCUMENT: "The document is not suitable for this verification",
+  INCOMPLETE: "The document is incomplete (missing pages or sides)"
 }

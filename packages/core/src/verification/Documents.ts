@@ -10,17 +10,19 @@ import {
   DocumentFileUnsupported,
   DocumentHolderNotFound,
   DocumentNotFound,
+  DocumentRejected,
   DocumentSubmitted,
   DocumentUnreadable
 } from "./DocumentErrors.js"
 import { DocumentLimits } from "./DocumentLimits.js"
 import { DocumentRepo, type StoredDocument } from "./DocumentRepo.js"
+import { DocumentReviewer } from "./DocumentReviewer.js"
 import type { DocumentFields, DocumentFile, ReplaceDocumentFields } from "./DocumentRequest.js"
 import * as DocumentSniffing from "./DocumentSniffing.js"
 import { DocumentStore } from "./DocumentStore.js"
 
-/** Why a file was refused while it streamed in. */
-export type FileRefused = DocumentFileUnsupported | DocumentFileTooLarge | DocumentUnreadable
+/** Why an upload was refused: its file, while it streamed in, or the document itself, by the provider's review. */
+export type FileRefused = DocumentFileUnsupported | DocumentFileTooLarge | DocumentUnreadable | DocumentRejected
 
 /** The document use cases. Every operation is scoped to the given platform. */
 export class Documents extends Context.Tag("@payrail/core/Documents")<
@@ -83,7 +85,13 @@ const isOwner = (holder: DocumentHolderId): holder is BeneficialOwnerId => holde
 export const layer: Layer.Layer<
   Documents,
   never,
-  CustomerRepo.CustomerRepo | BeneficialOwnerRepo | DocumentRepo | DocumentStore | UnitOfWork.UnitOfWork | Ids.Ids
+  | CustomerRepo.CustomerRepo
+  | BeneficialOwnerRepo
+  | DocumentRepo
+  | DocumentStore
+  | DocumentReviewer
+  | UnitOfWork.UnitOfWork
+  | Ids.Ids
 > = Layer.effect(
   Documents,
   Effect.gen(function* () {
@@ -93,6 +101,22 @@ export const layer: Layer.Layer<
     const store = yield* DocumentStore
     const uow = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
+    const reviewer = yield* DocumentReviewer
+
+    // The provider's look at the declared document, before any byte of its file is stored.
+    const review = (platform: Platform.Platform, fields: ReplaceDocumentFields) =>
+      Effect.flatMap(
+        reviewer.review({
+          platform,
+          documentType: fields.documentType,
+          country: fields.country,
+          documentNumber: fields.documentNumber
+        }),
+        Option.match({
+          onNone: () => Effect.void,
+          onSome: (reason) => Effect.fail(DocumentRejected.of(reason, fields.documentType))
+        })
+      )
 
     // The holder must exist on the platform, and its customer (the holder, or the owner's business) be live.
     const requireHolder = (platformId: Platform.PlatformId, holder: DocumentHolderId) =>
@@ -153,6 +177,7 @@ export const layer: Layer.Layer<
         file: DocumentFile
       ) {
         yield* requireHolder(platform.id, fields.documentHolder)
+        yield* review(platform, fields)
         const staged = yield* stageFile(platform.id, file)
         const id = ResourceId.format("Document", yield* ids.uuid) as DocumentId
         const now = yield* DateTime.now
@@ -184,6 +209,7 @@ export const layer: Layer.Layer<
         file: DocumentFile
       ) {
         yield* requireHolder(platform.id, (yield* find(platform.id, id)).document.documentHolder)
+        yield* review(platform, fields)
         const staged = yield* stageFile(platform.id, file)
         return yield* commitWith(
           platform.id,

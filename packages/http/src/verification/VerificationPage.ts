@@ -293,6 +293,8 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
             render(opened, action, { form: "documents", errors: [{ field: "file", message: error.reason }] }, 415),
           DocumentUnreadable: (error) =>
             render(opened, action, { form: "documents", errors: [{ field: "file", message: error.reason }] }, 400),
+          DocumentRejected: (error) =>
+            render(opened, action, { form: "documents", errors: [{ field: "file", message: error.reason }] }, 400),
           MultipartError: (error) =>
             render(
               opened,

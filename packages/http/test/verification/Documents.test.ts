@@ -103,6 +103,35 @@ describeOverHttp("documents over HTTP", { documentMaxBytes: maxBytes }, (api) =>
     expect(await leftovers()).toBe(0)
   })
 
+  it("answers the sandbox's document rejections (documentNumber suffixes 201-206) with their codes, keeping nothing", async () => {
+    const holder = await createCustomer()
+    const reasons = ["LOW_QUALITY", "DATA_MISMATCH", "EXPIRED", "SUSPECTED_FRAUD", "UNSUITABLE_DOCUMENT", "INCOMPLETE"]
+    for (const [index, code] of reasons.entries()) {
+      const fields = { ...passport(holder), documentNumber: `P1234${201 + index}` }
+      const response = await upload(form(fields, jpeg, "passport.jpg"))
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({
+        code,
+        details: { rule: "document_rejected", documentType: "PASSPORT" }
+      })
+    }
+    const listed = await api.request(`${base}/documents?documentHolder=${encodeURIComponent(holder)}`)
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([])
+    expect(await leftovers()).toBe(0)
+    // Another suffix is accepted; replacing it with a rejected number is refused and keeps the document as it was.
+    const accepted = await upload(form({ ...passport(holder), documentNumber: "P1234200" }, jpeg, "passport.jpg"))
+    expect(accepted.status).toBe(201)
+    const { id } = (await accepted.json()) as { id: string }
+    const replaced = await api.request(`${base}/documents/${id}`, {
+      method: "PUT",
+      body: form({ documentType: "PASSPORT", country: "GB", documentNumber: "P1234203" }, png, "passport.png")
+    })
+    expect(replaced.status).toBe(400)
+    expect(await replaced.json()).toMatchObject({ code: "EXPIRED" })
+    const kept = await api.request(`${base}/documents/${id}`)
+    expect(await kept.json()).toMatchObject({ documentNumber: "P1234200", fileName: "passport.jpg" })
+  })
+
   it("refuses a file over the limit with 413 and its error body", async () => {
     const holder = await createCustomer()
     const big = new Uint8Array(maxBytes + 1)
