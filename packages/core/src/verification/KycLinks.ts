@@ -53,12 +53,15 @@ export class KycLinks extends Context.Tag("@payrail/core/KycLinks")<
       KycLinkNotFound | KycLinkUnusable | CustomerErrors.CustomerNotFound | StoreFailure.StoreFailure
     >
     /**
-     * Spends the link and runs `effect` in one unit of work: of concurrent spends exactly one runs `effect`, the
-     * others fail `KycLinkUnusable`; when `effect` fails, the link stays usable.
+     * Runs `effect` and spends the link in one unit of work: of concurrent spends exactly one commits `effect`, the
+     * others fail `KycLinkUnusable` and keep nothing of theirs; when `effect` fails, the link stays usable. When
+     * `keepUsableIf` holds for the result (a submission that found errors to fix), the result is committed and the
+     * link is not spent, so the person can fix them and submit again.
      */
     readonly spendWith: <A, E, R>(
       opened: OpenedLink,
-      effect: Effect.Effect<A, E, R>
+      effect: Effect.Effect<A, E, R>,
+      options?: { readonly keepUsableIf?: (result: A) => boolean }
     ) => Effect.Effect<A, E | KycLinkUnusable | StoreFailure.StoreFailure, R>
   }
 >() {}
@@ -131,10 +134,18 @@ export const layer = Layer.effect(
         return { link, platform, customer }
       }),
 
-      spendWith: <A, E, R>(opened: OpenedLink, effect: Effect.Effect<A, E, R>) =>
+      spendWith: <A, E, R>(
+        opened: OpenedLink,
+        effect: Effect.Effect<A, E, R>,
+        options: { readonly keepUsableIf?: (result: A) => boolean } = {}
+      ) =>
         store
           .transaction(
             Effect.gen(function* () {
+              const result = yield* effect
+              if (options.keepUsableIf?.(result) === true) return result
+              // Spent after the effect, in its unit of work: a concurrent spender waits on the link's row, then finds
+              // it spent and rolls its own effect back.
               const now = yield* inPlatformTime(opened.platform)(DateTime.now)
               if (!(yield* repo.spend(opened.link.secretHash, now))) {
                 const latest = yield* repo.findBySecretHash(opened.link.secretHash)
@@ -142,7 +153,7 @@ export const layer = Layer.effect(
                   KycLinkUnusable.of(Option.isSome(latest) && latest.value.spentAt === undefined ? "EXPIRED" : "SPENT")
                 )
               }
-              return yield* effect
+              return result
             })
           )
           .pipe(Effect.withSpan("KycLinks.spendWith"))

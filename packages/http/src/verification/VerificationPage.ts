@@ -317,19 +317,34 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
     )
 
     const submit = withLink((opened, action) =>
-      links.spendWith(opened, verifications.submit(opened.platform, opened.customer.id)).pipe(
-        Effect.flatMap(() =>
-          opened.link.redirectUri === undefined
-            ? html(Html.thankYouPage())
-            : HttpServerResponse.empty({
-                status: 303,
-                headers: { location: opened.link.redirectUri, ...headers(origin(opened.link.redirectUri)) }
-              })
-        ),
-        Effect.catchTag("VerificationFinal", (error) =>
-          render(opened, action, { form: "submit", errors: [{ field: "submit", message: error.reason }] }, 409)
+      links
+        .spendWith(opened, verifications.submit(opened.platform, opened.customer.id), {
+          keepUsableIf: (verification) => verification.verificationStatus === "RESOLVE_ERRORS"
+        })
+        .pipe(
+          Effect.flatMap((verification) =>
+            // Errors to fix: shown on the page, and the link stays usable for the next try.
+            verification.verificationStatus === "RESOLVE_ERRORS"
+              ? render(
+                  opened,
+                  action,
+                  {
+                    form: "submit",
+                    errors: verification.errors.map((error) => ({ field: "submit", message: error.reason }))
+                  },
+                  400
+                )
+              : opened.link.redirectUri === undefined
+                ? html(Html.thankYouPage())
+                : HttpServerResponse.empty({
+                    status: 303,
+                    headers: { location: opened.link.redirectUri, ...headers(origin(opened.link.redirectUri)) }
+                  })
+          ),
+          Effect.catchTag("VerificationFinal", (error) =>
+            render(opened, action, { form: "submit", errors: [{ field: "submit", message: error.reason }] }, 409)
+          )
         )
-      )
     )
 
     // Anything unexpected: a plain page with status 500, never the cause (it is logged).

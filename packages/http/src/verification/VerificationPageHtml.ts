@@ -226,8 +226,8 @@ export const page = (model: PageModel): string => {
       owners +
       `<h2>Submit</h2><form method="post" action="${escape(action)}/submit">` +
       errorSummary(submitErrors) +
-      `<p>When everything above is complete, submit it for review. The link stops working once you submit.</p>` +
-      `<button type="submit">Submit for verification</button></form>`
+      `<p>When everything above is complete, submit it for review. If anything still needs fixing it is listed here and this link keeps working; once your details are accepted for review, it stops working.</p>` +
+      `<button type="submit" id="submit">Submit for verification</button></form>`
   )
 }
 

@@ -69,7 +69,7 @@ describe("the hosted verification page", () => {
     expect(html).not.toMatch(/<script|https?:\/\/(?!127)/)
   })
 
-  it("saves fields, adds an owner without echoing the identifier, uploads a PDF, and redirects once submitted", async () => {
+  it("saves fields, adds an owner without echoing the identifier, uploads a PDF, and shows what a submission still lacks", async () => {
     const customer = await business()
     const path = await linkFor(customer.id, { redirectUri: "https://platform.example/done" })
     const saved = await form(`${path}/fields`, {
@@ -130,24 +130,27 @@ describe("the hosted verification page", () => {
     expect(shown).toContain("Lovelace")
     expect(shown).not.toContain("123-45-6789")
 
+    // The owner has no identity document and incorporatedOn is missing: the submission is recorded with its
+    // errors, shown on the page, and the link stays usable to fix them (the Chromium test completes this packet).
     const submitted = await form(`${path}/submit`, {})
-    expect(submitted.status).toBe(303)
-    expect(submitted.headers.get("location")).toBe("https://platform.example/done")
-    const again = await page(path)
-    expect(again.status).toBe(410)
-    expect(await again.text()).not.toContain("Engines")
+    expect(submitted.status).toBe(400)
+    const listed = await submitted.text()
+    expect(listed).toContain(
+      "An identity document (passport, driver&#39;s license or national id) of the beneficial owner"
+    )
+    expect((await page(path)).status).toBe(200)
+    const recorded = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
+    expect(recorded.data.map((each: { verificationStatus: string }) => each.verificationStatus)).toEqual([
+      "RESOLVE_ERRORS"
+    ])
   })
 
-  it("lets an individual complete their fields and identity document, then thanks them (no redirectUri)", async () => {
+  // An individual whose name ends in `suffix`, with every field and a passport given through the page.
+  const completeIndividual = async (suffix: string) => {
+    const fullName = `Mary Somerville ${suffix}`
     const created = await api.request(`${base}/customers`, {
       method: "POST",
-      // 003: the sandbox leaves this individual UNVERIFIED at creation, so there is something to submit.
-      body: JSON.stringify({
-        customerType: "INDIVIDUAL",
-        fullName: "Mary Somerville 003",
-        identifier: "987-65-4321",
-        idType: "SSN"
-      })
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName, identifier: "987-65-4321", idType: "SSN" })
     })
     const customer = (await created.json()) as { readonly id: string }
     const path = await linkFor(customer.id)
@@ -155,7 +158,7 @@ describe("the hosted verification page", () => {
     expect(before).toContain("MISSING_FIELD (birthDate)")
     expect(before).not.toContain("987-65-4321")
     const saved = await form(`${path}/fields`, {
-      fullName: "Mary Somerville 003",
+      fullName,
       birthDate: "1990-12-26",
       nationality: "GB",
       "address.line1": "3 High St",
@@ -170,18 +173,42 @@ describe("the hosted verification page", () => {
     passport.set("file", new Blob([pdf], { type: "application/pdf" }), "passport.pdf")
     expect((await multipart(`${path}/documents`, passport)).status).toBe(303)
     expect(await (await page(path)).text()).toContain("Nothing is missing")
+    return { customer, path }
+  }
+
+  it("lets an individual complete their fields and identity document, then thanks them (no redirectUri)", async () => {
+    // 001: a complete packet goes to manual review, which ends the hosted flow.
+    const { customer, path } = await completeIndividual("001")
     const thanked = await form(`${path}/submit`, {})
     expect(thanked.status).toBe(200)
     expect(await thanked.text()).toContain("Thank you")
     const listed = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
-    expect(listed.data).toHaveLength(1)
+    expect(listed.data.map((each: { verificationStatus: string }) => each.verificationStatus)).toEqual([
+      "PENDING_MANUAL_REVIEW"
+    ])
+    expect((await page(path)).status).toBe(410)
+  })
+
+  it("shows the sandbox's poor-quality finding (003) on the page and keeps the link usable for a new document", async () => {
+    const { customer, path } = await completeIndividual("003")
+    const submitted = await form(`${path}/submit`, {})
+    expect(submitted.status).toBe(400)
+    expect(await submitted.text()).toMatch(/quality/i)
+    expect((await page(path)).status).toBe(200)
+    const listed = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
+    expect(listed.data[0]).toMatchObject({
+      verificationStatus: "RESOLVE_ERRORS",
+      errors: [{ type: "POOR_QUALITY_DOCUMENT" }]
+    })
   })
 
   it("lets exactly one of two racing submits through; the other gets 410", async () => {
-    const customer = await business("REG-777")
-    const path = await linkFor(customer.id)
+    const { customer, path } = await completeIndividual("001")
     const [a, b] = await Promise.all([form(`${path}/submit`, {}), form(`${path}/submit`, {})])
     expect([a.status, b.status].sort()).toEqual([200, 410])
+    // The loser's submission was rolled back with it: one verification.
+    const listed = await (await api.request(`${base}/verifications?customerId=${customer.id}`)).json()
+    expect(listed.data).toHaveLength(1)
   })
 
   it("answers 410 once the customer is deleted, showing nothing of it", async () => {
