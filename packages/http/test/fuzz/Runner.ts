@@ -141,7 +141,9 @@ export const run = async (options: RunOptions): Promise<Summary> => {
     const response = await target.fetch(`${target.mountUrl}${seed.path}`, {
       method: seed.method,
       headers: { authorization: target.basic, "content-type": "application/json" },
-      ...(seed.body === undefined ? {} : { body: JSON.stringify(seed.body((type) => pool.existing(type, 0))) })
+      ...(seed.body === undefined
+        ? {}
+        : { body: JSON.stringify(seed.body((type, pick = 0) => pool.existing(type, pick))) })
     })
     if (response.ok) pool.harvest(await response.json())
   }

@@ -2,12 +2,14 @@
 export interface Seed {
   readonly method: string
   readonly path: string
-  readonly body?: (existing: (resourceType: string) => string | undefined) => unknown
+  /** `existing(type, pick)`: the `pick`-th id of that type seen so far (0, the first, by default). */
+  readonly body?: (existing: (resourceType: string, pick?: number) => string | undefined) => unknown
 }
 
 /**
- * Requests sent before a fuzz run so that its "existing id" cases find resources: a customer (whose internal
- * accounts the sandbox opens) and an external account of the customer and of the platform. Ids in their answers
+ * Requests sent before a fuzz run so that its "existing id" cases find resources: an individual customer (whose
+ * internal accounts the sandbox opens), a business customer with a beneficial owner, and an external account of the
+ * customer and of the platform. Ids in their answers
  * join the pool the cases draw from, as do ids in every 2xx of the run itself.
  */
 export const seeds = (base = "/2025-10-13"): ReadonlyArray<Seed> => {
@@ -26,6 +28,25 @@ export const seeds = (base = "/2025-10-13"): ReadonlyArray<Seed> => {
       method: "POST",
       path: `${base}/customers`,
       body: () => ({ customerType: "BUSINESS", businessInfo: { legalName: "Fuzz Seed Ltd" } })
+    },
+    {
+      method: "POST",
+      path: `${base}/beneficial-owners`,
+      // The second customer seeded: the business.
+      body: (existing) => ({
+        customerId: existing("Customer", 1),
+        roles: ["UBO"],
+        ownershipPercentage: 100,
+        personalInfo: {
+          firstName: "Fuzz",
+          lastName: "Seed",
+          birthDate: "1980-01-01",
+          nationality: "US",
+          address: { line1: "1 Main St", postalCode: "94105", country: "US" },
+          idType: "SSN",
+          identifier: "123-45-6789"
+        }
+      })
     },
     { method: "POST", path: `${base}/platform/external-accounts`, body: () => usdAccount },
     {
