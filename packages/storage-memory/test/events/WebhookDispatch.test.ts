@@ -382,21 +382,24 @@ describe("WebhookDispatch.sendTest", () => {
 
 describe("WebhookSecrets.rotate", () => {
   it.effect("keeps the previous secret signing for the configured overlap only", () =>
-    run([200], () =>
-      Effect.gen(function* () {
-        const platform = yield* withEndpoint("https://receiver.example/hooks")
-        const repo = yield* WebhookSecretRepo.WebhookSecretRepo
-        const [first] = yield* repo.active(platform.id, DateTime.unsafeMake(start))
-        const issued = yield* (yield* WebhookSecrets.WebhookSecrets).rotate(platform.id)
-        expect(DateTime.toEpochMillis(issued.previousExpiresAt)).toBe(start + 3_600_000)
-        const during = yield* repo.active(platform.id, DateTime.unsafeMake(start + 3_599_000))
-        expect(during.map((secret) => Redacted.value(secret.secret))).toEqual([
-          Redacted.value(issued.secret),
-          Redacted.value(first!.secret)
-        ])
-        const after = yield* repo.active(platform.id, DateTime.unsafeMake(start + 3_600_000))
-        expect(after.map((secret) => Redacted.value(secret.secret))).toEqual([Redacted.value(issued.secret)])
-      }).pipe(Effect.provideService(WebhookSecrets.WebhookSecretOverlap, Duration.hours(1)))
-    )
+    run(
+      [200],
+      () =>
+        Effect.gen(function* () {
+          const platform = yield* withEndpoint("https://receiver.example/hooks")
+          const repo = yield* WebhookSecretRepo.WebhookSecretRepo
+          const [first] = yield* repo.active(platform.id, DateTime.unsafeMake(start))
+          const issued = yield* (yield* WebhookSecrets.WebhookSecrets).rotate(platform.id)
+          expect(DateTime.toEpochMillis(issued.previousExpiresAt)).toBe(start + 3_600_000)
+          const during = yield* repo.active(platform.id, DateTime.unsafeMake(start + 3_599_000))
+          expect(during.map((secret) => Redacted.value(secret.secret))).toEqual([
+            Redacted.value(issued.secret),
+            Redacted.value(first!.secret)
+          ])
+          const after = yield* repo.active(platform.id, DateTime.unsafeMake(start + 3_600_000))
+          expect(after.map((secret) => Redacted.value(secret.secret))).toEqual([Redacted.value(issued.secret)])
+        })
+      // Provided where the domain's layers are built, as the reference server provides it.
+    ).pipe(Effect.provideService(WebhookSecrets.WebhookSecretOverlap, Duration.hours(1)))
   )
 })
