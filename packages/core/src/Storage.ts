@@ -16,6 +16,7 @@ import type {
   KycLinkRepo,
   VerificationRepo
 } from "./verification/index.js"
+import type { AgentActionRepo, AgentRepo, AgentUsageRepo } from "./agents/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -47,3 +48,6 @@ export type Services =
   | DocumentStore.DocumentStore
   | VerificationRepo.VerificationRepo
   | KycLinkRepo.KycLinkRepo
+  | AgentRepo.AgentRepo
+  | AgentUsageRepo.AgentUsageRepo
+  | AgentActionRepo.AgentActionRepo

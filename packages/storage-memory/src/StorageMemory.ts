@@ -29,6 +29,9 @@ import * as MemoryContactCodeRepo from "./verification/MemoryContactCodeRepo.js"
 import * as MemoryDocumentStore from "./verification/MemoryDocumentStore.js"
 import * as MemoryVerificationRepo from "./verification/MemoryVerificationRepo.js"
 import * as MemoryKycLinkRepo from "./verification/MemoryKycLinkRepo.js"
+import * as MemoryAgentRepo from "./agents/MemoryAgentRepo.js"
+import * as MemoryAgentUsageRepo from "./agents/MemoryAgentUsageRepo.js"
+import * as MemoryAgentActionRepo from "./agents/MemoryAgentActionRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -64,5 +67,8 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryBeneficialOwnerRepo.layer,
   MemoryDocumentStore.layer,
   MemoryVerificationRepo.layer,
-  MemoryKycLinkRepo.layer
+  MemoryKycLinkRepo.layer,
+  MemoryAgentRepo.layer,
+  MemoryAgentUsageRepo.layer,
+  MemoryAgentActionRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

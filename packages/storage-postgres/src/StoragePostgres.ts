@@ -33,6 +33,9 @@ import * as PgContactCodeRepo from "./verification/PgContactCodeRepo.js"
 import * as PgDocumentStore from "./verification/PgDocumentStore.js"
 import * as PgVerificationRepo from "./verification/PgVerificationRepo.js"
 import * as PgKycLinkRepo from "./verification/PgKycLinkRepo.js"
+import * as PgAgentRepo from "./agents/PgAgentRepo.js"
+import * as PgAgentUsageRepo from "./agents/PgAgentUsageRepo.js"
+import * as PgAgentActionRepo from "./agents/PgAgentActionRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -67,7 +70,10 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgBeneficialOwnerRepo.layer,
   PgDocumentStore.layer,
   PgVerificationRepo.layer,
-  PgKycLinkRepo.layer
+  PgKycLinkRepo.layer,
+  PgAgentRepo.layer,
+  PgAgentUsageRepo.layer,
+  PgAgentActionRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -86,7 +86,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "verifications",
             "customer_lifecycle",
             "kyc_links",
-            "uma_lookup_expiry"
+            "uma_lookup_expiry",
+            "agents"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -124,5 +124,7 @@ export class Quote extends Schema.Class<Quote>("Quote")({
   description: Schema.optional(Schema.String),
   purposeOfPayment: Schema.optional(PurposeOfPayment),
   remittanceInformation: Schema.optional(Schema.String),
-  lookupId: Schema.optional(Schema.String)
+  lookupId: Schema.optional(Schema.String),
+  /** The agent that created it (`Agent:<uuid>`, through `/agents/me/quotes`); absent for everything else. */
+  agentId: Schema.optional(Schema.String)
 }) {}

@@ -130,6 +130,8 @@ export class Transaction extends Schema.Class<Transaction>("Transaction")({
   counterpartyInformation: Schema.optional(JsonObject.JsonObject),
   receiptDeliveryConfirmedAt: Schema.optional(Schema.DateTimeUtc),
   settledAt: Schema.optional(Schema.DateTimeUtc),
+  /** The agent that initiated it (`Agent:<uuid>`); absent for everything else. */
+  agentId: Schema.optional(Schema.String),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }) {}

@@ -1,0 +1,1 @@
+export * as AgentAuthentication from "./AgentAuthentication.js"
