@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
-import { AgentScope } from "./agents/index.js"
+import { AgentCustomerScope } from "./agents/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -70,7 +70,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
-  | AgentScope.AgentScope
+  | AgentCustomerScope.AgentCustomerScope
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -120,7 +120,7 @@ export const layer = Layer.mergeAll(
   Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   // The agent's view of its customer: shares the account and transaction services above (layers are memoised).
-  AgentScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
+  AgentCustomerScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,

@@ -40,8 +40,8 @@ type CreateExternalAccountError = Effect.Effect.Error<ReturnType<ExternalAccount
  *   before any id is looked at: external accounts need `MANAGE_EXTERNAL_ACCOUNTS`, transactions
  *   `VIEW_TRANSACTIONS`; internal accounts need none.
  */
-export class AgentScope extends Context.Tag("@payrail/core/AgentScope")<
-  AgentScope,
+export class AgentCustomerScope extends Context.Tag("@payrail/core/AgentCustomerScope")<
+  AgentCustomerScope,
   {
     readonly listExternalAccounts: (
       caller: AgentCaller,
@@ -88,18 +88,18 @@ const allowed = (caller: AgentCaller, permission: Permission) =>
   Effect.provideService(require(permission), CurrentAgent, caller)
 
 export const layer: Layer.Layer<
-  AgentScope,
+  AgentCustomerScope,
   never,
   ExternalAccounts.ExternalAccounts | InternalAccounts.InternalAccounts | Transactions.Transactions
 > = Layer.effect(
-  AgentScope,
+  AgentCustomerScope,
   Effect.gen(function* () {
     const external = yield* ExternalAccounts.ExternalAccounts
     const internal = yield* InternalAccounts.InternalAccounts
     const transactions = yield* Transactions.Transactions
 
     // The customer's external account, or 404 as for an unknown id.
-    const ownExternal = Effect.fn("AgentScope.ownExternalAccount")(function* (
+    const ownExternal = Effect.fn("AgentCustomerScope.ownExternalAccount")(function* (
       caller: AgentCaller,
       id: ExternalAccount.ExternalAccountId
     ) {
@@ -112,7 +112,7 @@ export const layer: Layer.Layer<
     })
 
     return {
-      listExternalAccounts: Effect.fn("AgentScope.listExternalAccounts")(function* (
+      listExternalAccounts: Effect.fn("AgentCustomerScope.listExternalAccounts")(function* (
         caller: AgentCaller,
         filter: AgentExternalAccountFilter,
         page: Page.PageRequest
@@ -124,7 +124,7 @@ export const layer: Layer.Layer<
           page
         )
       }),
-      createExternalAccount: Effect.fn("AgentScope.createExternalAccount")(function* (
+      createExternalAccount: Effect.fn("AgentCustomerScope.createExternalAccount")(function* (
         caller: AgentCaller,
         request: ExternalAccountRequest.CreateExternalAccountRequest
       ) {
@@ -136,14 +136,14 @@ export const layer: Layer.Layer<
         return yield* external.create(caller.platform, Option.some(caller.agent.customerId), rest)
       }),
       getExternalAccount: ownExternal,
-      deleteExternalAccount: Effect.fn("AgentScope.deleteExternalAccount")(function* (
+      deleteExternalAccount: Effect.fn("AgentCustomerScope.deleteExternalAccount")(function* (
         caller: AgentCaller,
         id: ExternalAccount.ExternalAccountId
       ) {
         yield* ownExternal(caller, id)
         yield* external.delete(caller.platform, id)
       }),
-      listInternalAccounts: Effect.fn("AgentScope.listInternalAccounts")(function* (
+      listInternalAccounts: Effect.fn("AgentCustomerScope.listInternalAccounts")(function* (
         caller: AgentCaller,
         filter: AgentInternalAccountFilter,
         page: Page.PageRequest
@@ -154,7 +154,7 @@ export const layer: Layer.Layer<
           page
         )
       }),
-      listTransactions: Effect.fn("AgentScope.listTransactions")(function* (
+      listTransactions: Effect.fn("AgentCustomerScope.listTransactions")(function* (
         caller: AgentCaller,
         filter: AgentTransactionFilter,
         page: Page.PageRequest
@@ -162,7 +162,7 @@ export const layer: Layer.Layer<
         yield* allowed(caller, "VIEW_TRANSACTIONS")
         return yield* transactions.list(caller.platform, { ...filter, customerId: caller.agent.customerId }, page)
       }),
-      getTransaction: Effect.fn("AgentScope.getTransaction")(function* (
+      getTransaction: Effect.fn("AgentCustomerScope.getTransaction")(function* (
         caller: AgentCaller,
         id: Transaction.TransactionId
       ) {

@@ -3,7 +3,7 @@ import { DateTime, Effect, Layer, Option, Schema, TestClock } from "effect"
 import {
   Agent,
   AgentPolicy,
-  AgentScope,
+  AgentCustomerScope,
   type AgentCaller,
   Customers,
   Domain,
@@ -82,11 +82,11 @@ const setUp = Effect.gen(function* () {
   return { platform, mine, theirs }
 })
 
-describe("AgentScope", () => {
+describe("AgentCustomerScope", () => {
   it.effect("creates, lists, reads and deletes the customer's external accounts, customerId inferred", () =>
     Effect.gen(function* () {
       const { mine, platform, theirs } = yield* setUp
-      const scope = yield* AgentScope.AgentScope
+      const scope = yield* AgentCustomerScope.AgentCustomerScope
       const caller = callerOf(platform, mine.id)
       const inferred = yield* scope.createExternalAccount(caller, accountRequest("111111111"))
       const explicit = yield* scope.createExternalAccount(caller, accountRequest("222222222", mine.id))
@@ -108,7 +108,7 @@ describe("AgentScope", () => {
   it.effect("answers another customer's or the platform's external account as not found", () =>
     Effect.gen(function* () {
       const { mine, platform, theirs } = yield* setUp
-      const scope = yield* AgentScope.AgentScope
+      const scope = yield* AgentCustomerScope.AgentCustomerScope
       const accounts = yield* ExternalAccounts.ExternalAccounts
       const caller = callerOf(platform, mine.id)
       const other = yield* accounts.create(platform, Option.some(theirs.id), accountRequest("333333333"))
@@ -131,7 +131,7 @@ describe("AgentScope", () => {
   it.effect("lists only the customer's internal accounts, filtered by currency and type, with no permission", () =>
     Effect.gen(function* () {
       const { mine, platform } = yield* setUp
-      const scope = yield* AgentScope.AgentScope
+      const scope = yield* AgentCustomerScope.AgentCustomerScope
       const caller = callerOf(platform, mine.id, [])
       const own = yield* (yield* InternalAccounts.InternalAccounts).list(
         platform,
@@ -151,7 +151,7 @@ describe("AgentScope", () => {
   it.effect("lists and reads the customer's transactions; another customer's is not found", () =>
     Effect.gen(function* () {
       const { mine, platform, theirs } = yield* setUp
-      const scope = yield* AgentScope.AgentScope
+      const scope = yield* AgentCustomerScope.AgentCustomerScope
       const internal = yield* InternalAccounts.InternalAccounts
       const funding = yield* SandboxFunding.SandboxFunding
       const usdOf = (customerId: typeof mine.id) =>
@@ -178,7 +178,7 @@ describe("AgentScope", () => {
   it.effect("refuses each operation without its permission, 403 requires_permission, before looking at ids", () =>
     Effect.gen(function* () {
       const { mine, platform } = yield* setUp
-      const scope = yield* AgentScope.AgentScope
+      const scope = yield* AgentCustomerScope.AgentCustomerScope
       const withoutExternal = callerOf(
         platform,
         mine.id,
