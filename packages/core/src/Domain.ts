@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { Agents } from "./agents/index.js"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
@@ -69,6 +70,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
+  | Agents.Agents
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -123,7 +125,9 @@ export const layer = Layer.mergeAll(
   BeneficialOwners.layer,
   Verifications.layer,
   Documents.layer,
-  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
+  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
+    Layer.provideMerge(Customers.layer)
+  )
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),
