@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
-import { AgentCustomerScope } from "./agents/index.js"
+import { AgentCustomerScope, Agents } from "./agents/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -70,6 +70,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
+  | Agents.Agents
   | AgentCustomerScope.AgentCustomerScope
 
 /**
@@ -127,7 +128,9 @@ export const layer = Layer.mergeAll(
   BeneficialOwners.layer,
   Verifications.layer,
   Documents.layer,
-  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
+  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
+    Layer.provideMerge(Customers.layer)
+  )
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

@@ -1,0 +1,2 @@
+export * as AgentAuthenticationLive from "./AgentAuthenticationLive.js"
+export * as AgentsHandlers from "./AgentsHandlers.js"
