@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
+import { AgentActions } from "./agents/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -69,6 +70,7 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
+  | AgentActions.AgentActions
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -115,7 +117,11 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.mergeAll(
+    SandboxPayments.layer,
+    AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
+    WalletExecutions.layer
+  ).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   PaymentJobs.layer,
   ExchangeRates.layer,
