@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
-import { AgentCustomerScope, Agents } from "./agents/index.js"
+import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -72,6 +72,7 @@ export type Services =
   | KycLinks.KycLinks
   | Agents.Agents
   | AgentCustomerScope.AgentCustomerScope
+  | AgentActions.AgentActions
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -118,7 +119,11 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.mergeAll(
+    SandboxPayments.layer,
+    AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
+    WalletExecutions.layer
+  ).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
   // The agent's view of its customer: shares the account and transaction services above (layers are memoised).
   AgentCustomerScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
