@@ -1,6 +1,8 @@
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
+  AgentActions,
+  AgentCustomerScope,
   Agents,
   ApiTokens,
   Authentication,
@@ -36,7 +38,7 @@ import type {
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
-import { AgentAuthenticationLive, AgentsHandlers } from "./agents/index.js"
+import { AgentAuthenticationLive, AgentOperationsHandlers, AgentsHandlers } from "./agents/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -99,6 +101,8 @@ export type Services =
   | Documents.Documents
   | KycLinks.KycLinks
   | Agents.Agents
+  | AgentCustomerScope.AgentCustomerScope
+  | AgentActions.AgentActions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -153,10 +157,11 @@ export const layer = Layer.mergeAll(
       AgentsHandlers.layer,
       AgentsHandlers.deviceCodesLayer,
       AgentsHandlers.meLayer,
+      AgentOperationsHandlers.layer,
       SystemHandlers.layer
     )
   ),
-  Layer.provide(AgentAuthenticationLive.layer),
+  Layer.provide(Idempotency.afterAgentAuthentication(AgentAuthenticationLive.layer)),
   Layer.provide(Idempotency.afterAuthentication(AuthenticationLive.layer)),
   Layer.provide(routerConfig)
 )
