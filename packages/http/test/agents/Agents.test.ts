@@ -250,5 +250,31 @@ for (const adapter of adapters) {
       const transactor = await api.tokenWith(["TRANSACT"])
       expect((await send("GET", "/agents", undefined, transactor)).status).toBe(403)
     })
+
+    it("of 20 concurrent redeems of one code exactly one answers a token", async () => {
+      const { deviceCode } = await createAgent()
+      const answers = await Promise.all(Array.from({ length: 20 }, () => redeem(deviceCode.code)))
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+      const refused = answers.filter((answer) => answer.status !== 200)
+      expect(refused.map((answer) => [answer.status, answer.body.details.rule])).toEqual(
+        Array.from({ length: 19 }, () => [400, "already_redeemed"])
+      )
+    })
+
+    // Last: it moves the platform's clock for the rest of the suite.
+    it("codes expire in the platform's time, and agent requests run in it", async () => {
+      const { agent, deviceCode } = await createAgent()
+      expect((await send("POST", "/sandbox/clock/advance", { seconds: 3600 })).status).toBe(200)
+      const expired = await redeem(deviceCode.code)
+      expect(expired.status).toBe(400)
+      expect(expired.body.details.rule).toBe("expired")
+      const fresh = await send("POST", `/agents/${agent.id}/device-codes`)
+      const { accessToken } = (await redeem(fresh.body.code)).body
+      expect((await send("POST", "/sandbox/clock/advance", { seconds: 2 * 86_400 })).status).toBe(200)
+      const clock = (await send("GET", "/sandbox/clock")).body as { readonly currentTime: string }
+      const me = await send("GET", "/agents/me", undefined, `Bearer ${accessToken}`)
+      const tomorrow = new Date(Date.parse(clock.currentTime.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10)
+      expect(me.body.usage.dailyResetDate).toBe(tomorrow)
+    })
   })
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer, Option, Redacted, Schema, TestClock } from "effect"
+import { DateTime, Effect, Either, Layer, Option, Redacted, Schema, TestClock } from "effect"
 import {
   Agent,
   AgentAccessLimits,
+  AgentCalendar,
   Agents,
+  AgentUsageRepo,
   Customers,
   Domain,
   Ids,
@@ -279,6 +281,32 @@ describe("Agents: management", () => {
       expect(monthly).toBeGreaterThan(0)
       expect(monthly).not.toBe(90_000)
       expect((yield* Effect.flip(agents.updatePolicy(platform, agent.id, {})))._tag).toBe("InvalidInput")
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("a new limits currency re-denominates the usage with the limits, in one step", () =>
+    Effect.gen(function* () {
+      const platform = yield* createPlatform
+      const agents = yield* Agents.Agents
+      const usage = yield* AgentUsageRepo.AgentUsageRepo
+      const { agent } = yield* createAgent(platform)
+      const period = AgentCalendar.periodOf(yield* DateTime.now)
+      yield* usage.charge(platform.id, agent.id, {
+        day: period.day,
+        month: period.month,
+        amountMinor: 50_000n,
+        dailyLimitMinor: undefined,
+        dailyCountLimit: undefined,
+        monthlyLimitMinor: undefined
+      })
+      const before = yield* agents.get(platform, agent.id)
+      expect(before.usage).toMatchObject({ dailySpend: 50_000, monthlySpend: 50_000, dailyTransactionCount: 1 })
+      const euros = yield* agents.updatePolicy(platform, agent.id, { spendingLimits: { currency: "EUR" } })
+      // The daily limit was 50 000 USD cents, as is the spend: both convert alike.
+      expect(euros.usage.dailySpend).toBe(euros.policy.spendingLimits.dailyLimit)
+      expect(euros.usage.monthlySpend).toBe(euros.policy.spendingLimits.dailyLimit)
+      expect(euros.usage.dailySpend).not.toBe(50_000)
+      expect(euros.usage.dailyTransactionCount).toBe(1)
     }).pipe(Effect.provide(services))
   )
 })
