@@ -4,7 +4,6 @@ import {
   Ids,
   InvalidInput,
   type Page,
-  PlatformTime,
   type RateLimited,
   ResourceId,
   StoreFailure,
@@ -12,7 +11,7 @@ import {
 } from "../kernel/index.js"
 import type { InternalAccountRepo } from "../accounts/index.js"
 import type { FxRateCache, PricingErrors } from "../payments/index.js"
-import { type Platform, PlatformErrors, PlatformRepo, SandboxClock } from "../platforms/index.js"
+import type { Platform, PlatformErrors } from "../platforms/index.js"
 import {
   type Agent,
   type AgentFilter,
@@ -21,7 +20,6 @@ import {
   type CreateAgentRequest,
   type UpdateAgentRequest
 } from "./Agent.js"
-import * as AgentAccessLimits from "./AgentAccessLimits.js"
 import * as AgentCalendar from "./AgentCalendar.js"
 import type { AgentCaller } from "./AgentCaller.js"
 import {
@@ -32,12 +30,12 @@ import {
   type StoredDeviceCode
 } from "./AgentDeviceCode.js"
 import * as AgentDeviceCodes from "./AgentDeviceCodes.js"
+import * as AgentInstallation from "./AgentInstallation.js"
 import { AgentAlreadyConnected, AgentNotFound, DeviceCodeNotFound, DeviceCodeUnusable } from "./AgentErrors.js"
 import type { AgentPolicyUpdate } from "./AgentPolicy.js"
 import * as AgentPolicyAccounts from "./AgentPolicyAccounts.js"
 import * as AgentPolicyMerge from "./AgentPolicyMerge.js"
 import { AgentRepo } from "./AgentRepo.js"
-import * as AgentToken from "./AgentToken.js"
 import { AgentUsageRepo } from "./AgentUsageRepo.js"
 import * as AgentView from "./AgentView.js"
 import * as PolicyCurrency from "./PolicyCurrency.js"
@@ -148,10 +146,9 @@ export const layer = Layer.effect(
     const repo = yield* AgentRepo
     const usage = yield* AgentUsageRepo
     const customers = yield* Customers.Customers
-    const platforms = yield* PlatformRepo.PlatformRepo
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
-    const guard = yield* AgentAccessLimits.make
+    const installation = yield* AgentInstallation.make
     // What the helpers need beyond the layer's own services, captured once where the layer is built.
     const context = yield* Effect.context<Ids.Ids | InternalAccountRepo.InternalAccountRepo | FxRateCache.FxRateCache>()
 
@@ -166,10 +163,9 @@ export const layer = Layer.effect(
         Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(AgentNotFound.of(id))
       )
 
-    const newCode = (platform: Platform.Platform, agentId: AgentId) =>
+    const newCode = (platform: Platform.Platform, agentId: AgentId, now: DateTime.Utc) =>
       Effect.gen(function* () {
         const code = yield* Effect.provide(AgentDeviceCodes.generate, context)
-        const now = yield* DateTime.now
         const stored: StoredDeviceCode = {
           codeHash: yield* AgentDeviceCodes.hash(code),
           platformId: platform.id,
@@ -214,51 +210,6 @@ export const layer = Layer.effect(
         return yield* StoreFailure.StoreFailure.of("agents.update", "too many concurrent changes")
       })
 
-    const redeemCode = (typed: string) =>
-      Effect.gen(function* () {
-        const canonical = AgentDeviceCodes.normalise(typed)
-        if (Option.isNone(canonical)) return yield* DeviceCodeNotFound.of()
-        const codeHash = yield* AgentDeviceCodes.hash(canonical.value)
-        const found = yield* repo.findDeviceCode(codeHash)
-        if (Option.isNone(found)) return yield* DeviceCodeNotFound.of()
-        const code = found.value
-        const platform = yield* platforms.findById(code.platformId)
-        if (Option.isNone(platform)) return yield* DeviceCodeNotFound.of()
-        const now = yield* PlatformTime.within(SandboxClock.offsetOf(platform.value))(DateTime.now)
-        const refusal = unusable(code, now)
-        if (refusal !== undefined) return yield* refusal
-        const issued = yield* Effect.provide(AgentToken.issue, context)
-        if (!(yield* store.transaction(repo.redeemDeviceCode(codeHash, issued.hash, now)))) {
-          const latest = yield* repo.findDeviceCode(codeHash)
-          return yield* Option.isSome(latest) && latest.value.redeemedAt !== undefined
-            ? DeviceCodeUnusable.of("already_redeemed")
-            : (unusable(
-                Option.getOrElse(latest, () => code),
-                now
-              ) ?? DeviceCodeUnusable.of("invalidated"))
-        }
-        const agent = yield* repo.findById(code.platformId, code.agentId)
-        if (Option.isNone(agent)) return yield* DeviceCodeUnusable.of("invalidated")
-        return new AgentDeviceCodeRedeemResponse({
-          agentId: agent.value.id,
-          agentName: agent.value.name,
-          accessToken: issued.token,
-          policy: agent.value.policy
-        })
-      })
-
-    const check = (accessToken: Redacted.Redacted<string>) =>
-      Effect.gen(function* () {
-        const token = Redacted.value(accessToken)
-        if (!AgentToken.isWellFormed(token)) return yield* PlatformErrors.Unauthenticated.of()
-        const agent = yield* repo.findByTokenHash(yield* AgentToken.hash(token))
-        if (Option.isNone(agent)) return yield* PlatformErrors.Unauthenticated.of()
-        const platform = yield* platforms.findById(agent.value.platformId)
-        if (Option.isNone(platform)) return yield* PlatformErrors.Unauthenticated.of()
-        const caller: AgentCaller = { platform: platform.value, agent: agent.value }
-        return caller
-      })
-
     return Agents.of({
       create: Effect.fn("Agents.create")(function* (platform: Platform.Platform, request: CreateAgentRequest) {
         yield* customers.requireLive(platform, request.customerId)
@@ -285,7 +236,7 @@ export const layer = Layer.effect(
           tokenHash: undefined,
           version: 1
         }
-        const code = yield* newCode(platform, record.id)
+        const code = yield* newCode(platform, record.id, now)
         yield* store.transaction(Effect.zipRight(repo.insert(record), repo.insertDeviceCode(code.stored)))
         return { agent: yield* viewOf(record), deviceCode: code.view }
       }),
@@ -366,7 +317,7 @@ export const layer = Layer.effect(
       issueDeviceCode: Effect.fn("Agents.issueDeviceCode")(function* (platform: Platform.Platform, id: AgentId) {
         const record = yield* find(platform, id)
         if (record.isConnected) return yield* AgentAlreadyConnected.of(id)
-        const code = yield* newCode(platform, id)
+        const code = yield* newCode(platform, id, yield* DateTime.now)
         yield* store.transaction(repo.insertDeviceCode(code.stored))
         return code.view
       }),
@@ -379,29 +330,8 @@ export const layer = Layer.effect(
         return new AgentDeviceCodeStatus({ code: canonical.value, redeemed: found.value.redeemedAt !== undefined })
       }),
 
-      redeem: (code: string, sourceAddress?: string) =>
-        guard
-          .guard(
-            sourceAddress,
-            (error) => error._tag === "DeviceCodeNotFound" || error._tag === "DeviceCodeUnusable",
-            redeemCode(code)
-          )
-          .pipe(Effect.withSpan("Agents.redeem")),
-
-      authenticate: (accessToken: Redacted.Redacted<string>, sourceAddress?: string) =>
-        guard
-          .guard(sourceAddress, (error) => error._tag === "Unauthenticated", check(accessToken))
-          .pipe(Effect.withSpan("Agents.authenticate"))
+      redeem: installation.redeem,
+      authenticate: installation.authenticate
     })
   })
 )
-
-/** Why a stored code cannot be redeemed at `now`, if it cannot. */
-const unusable = (code: StoredDeviceCode, now: DateTime.Utc): DeviceCodeUnusable | undefined =>
-  code.redeemedAt !== undefined
-    ? DeviceCodeUnusable.of("already_redeemed")
-    : code.invalidatedAt !== undefined
-      ? DeviceCodeUnusable.of("invalidated")
-      : DateTime.lessThanOrEqualTo(code.expiresAt, now)
-        ? DeviceCodeUnusable.of("expired")
-        : undefined
