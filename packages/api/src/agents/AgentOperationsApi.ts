@@ -39,7 +39,8 @@ export const AgentPolicyDeniedBody = wire(
 /** 404 `NOT_FOUND`: no action with this id of the calling agent. */
 export const AgentActionNotFoundBody = wire(AgentErrors.AgentActionNotFound, 404, "No such action of this agent")
 
-const ExternalAccountPath = reportFieldErrors(Schema.Struct({ externalAccountId: ExternalAccount.ExternalAccountId }))
+// Named `accountId` as on the platform's external-account paths: a 404 names it back as `details.accountId`.
+const ExternalAccountPath = reportFieldErrors(Schema.Struct({ accountId: ExternalAccount.ExternalAccountId }))
 const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transaction.TransactionId }))
 const QuotePath = reportFieldErrors(Schema.Struct({ quoteId: Quote.QuoteId }))
 const ActionPath = reportFieldErrors(Schema.Struct({ actionId: AgentAction.AgentActionId }))
@@ -131,7 +132,7 @@ export class AgentOperationsApi extends HttpApiGroup.make("agentOperations")
       )
   )
   .add(
-    HttpApiEndpoint.get("getExternalAccount", `${prefix}/external-accounts/:externalAccountId`)
+    HttpApiEndpoint.get("getExternalAccount", `${prefix}/external-accounts/:accountId`)
       .setPath(ExternalAccountPath)
       .addSuccess(ExternalAccount.ExternalAccount)
       .addError(AgentPermissionDeniedBody)
@@ -139,7 +140,7 @@ export class AgentOperationsApi extends HttpApiGroup.make("agentOperations")
       .annotate(OpenApi.Summary, "Get an external account of the customer (MANAGE_EXTERNAL_ACCOUNTS)")
   )
   .add(
-    HttpApiEndpoint.del("deleteExternalAccount", `${prefix}/external-accounts/:externalAccountId`)
+    HttpApiEndpoint.del("deleteExternalAccount", `${prefix}/external-accounts/:accountId`)
       .setPath(ExternalAccountPath)
       .addSuccess(Schema.Void, { status: 204 })
       .addError(AgentPermissionDeniedBody)

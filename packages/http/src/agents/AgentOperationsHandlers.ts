@@ -30,10 +30,10 @@ export const layer: Layer.Layer<
         Effect.flatMap(agent, (caller) => scope.createExternalAccount(caller, payload))
       )
       .handle("getExternalAccount", ({ path }) =>
-        Effect.flatMap(agent, (caller) => scope.getExternalAccount(caller, path.externalAccountId))
+        Effect.flatMap(agent, (caller) => scope.getExternalAccount(caller, path.accountId))
       )
       .handle("deleteExternalAccount", ({ path }) =>
-        Effect.flatMap(agent, (caller) => scope.deleteExternalAccount(caller, path.externalAccountId))
+        Effect.flatMap(agent, (caller) => scope.deleteExternalAccount(caller, path.accountId))
       )
       .handle("listInternalAccounts", ({ urlParams: { cursor, limit, ...filter } }) =>
         Effect.gen(function* () {
