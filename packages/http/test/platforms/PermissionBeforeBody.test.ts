@@ -23,7 +23,7 @@ describe("permissions are checked before the request is decoded", () => {
       onEndpoint: ({ endpoint, middleware }) => {
         const permission = EndpointPermissions.required(endpoint.method, endpoint.path)
         // Agent endpoints (bearer `AgentAuth`) answer to the agent's policy, not to an API token's permissions.
-        const basic = middleware.has(Authentication.Authentication)
+        const basic = [...middleware].some((tag) => tag.key === Authentication.Authentication.key)
         expect(permission === undefined, `${endpoint.method} ${endpoint.path}`).toBe(!basic)
         named.push(endpoint.name)
       }
