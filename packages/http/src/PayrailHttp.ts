@@ -1,6 +1,7 @@
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
+  AgentActions,
   ApiTokens,
   Authentication,
   ContactVerifications,
@@ -35,6 +36,7 @@ import type {
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
+import { AgentApprovalsHandlers } from "./agents/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -96,6 +98,7 @@ export type Services =
   | BeneficialOwners.BeneficialOwners
   | Documents.Documents
   | KycLinks.KycLinks
+  | AgentActions.AgentActions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -147,6 +150,7 @@ export const layer = Layer.mergeAll(
       BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,
       DocumentsHandlers.layer,
+      AgentApprovalsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,1 +1,2 @@
 export * as AgentAuthentication from "./AgentAuthentication.js"
+export * as AgentApprovalsApi from "./AgentApprovalsApi.js"

@@ -64,7 +64,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     updateWallet: "MANAGE"
   },
   beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
-  kycLinks: { create: "MANAGE" }
+  kycLinks: { create: "MANAGE" },
+  agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" }
 }
 
 const byRoute = (() => {

@@ -28,7 +28,7 @@ describe.each(adapters.filter((adapter) => adapter.name !== "postgres"))(
     })
 
     it("reaches every operation, with and without valid input", () => {
-      expect(Object.keys(summary.byOperation).length).toBe(78)
+      expect(Object.keys(summary.byOperation).length).toBe(82)
       for (const [operation, counts] of Object.entries(summary.byOperation)) {
         expect(counts.requests, operation).toBeGreaterThan(20)
       }

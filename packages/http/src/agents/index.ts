@@ -1,0 +1,1 @@
+export * as AgentApprovalsHandlers from "./AgentApprovalsHandlers.js"
