@@ -6,7 +6,6 @@ import {
   Currency,
   ExternalAccount,
   ExternalAccountRequest,
-  FieldFormat,
   InternalAccount,
   Money,
   Quote,
@@ -18,6 +17,7 @@ import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
 import { CustomersApi } from "../customers/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery, SignedRetryContract } from "../kernel/index.js"
 import { PricingErrorBodies as Pricing, QuotesApi, ReceiverApi, TransactionsApi } from "../payments/index.js"
+import * as AgentApprovalsApi from "./AgentApprovalsApi.js"
 import { AgentAuthentication } from "./AgentAuthentication.js"
 
 const { wire } = ErrorBody
@@ -36,8 +36,6 @@ export const AgentPolicyDeniedBody = wire(
   403,
   "The agent's policy refuses the action (`details.rule`: paused, account not allowed, or a limit)"
 )
-/** 404 `NOT_FOUND`: no action with this id of the calling agent. */
-export const AgentActionNotFoundBody = wire(AgentErrors.AgentActionNotFound, 404, "No such action of this agent")
 
 // Named `accountId` as on the platform's external-account paths: a 404 names it back as `details.accountId`.
 const ExternalAccountPath = reportFieldErrors(Schema.Struct({ accountId: ExternalAccount.ExternalAccountId }))
@@ -45,23 +43,9 @@ const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transac
 const QuotePath = reportFieldErrors(Schema.Struct({ quoteId: Quote.QuoteId }))
 const ActionPath = reportFieldErrors(Schema.Struct({ actionId: AgentAction.AgentActionId }))
 
-const Identifier = FieldFormat.Text(255)
-const Bound = ListQuery.TimestampBound
-
 /** Query of `GET /agents/me/transactions`: the filters of `GET /transactions` but the customer ones, and paging. */
 export const AgentTransactionListParams = reportFieldErrors(
-  Schema.Struct({
-    accountIdentifier: Schema.optional(Identifier),
-    senderAccountIdentifier: Schema.optional(Identifier),
-    receiverAccountIdentifier: Schema.optional(Identifier),
-    status: Schema.optional(Transaction.TransactionStatus),
-    type: Schema.optional(Transaction.TransactionType),
-    reference: Schema.optional(Identifier),
-    startDate: Schema.optional(Bound),
-    endDate: Schema.optional(Bound),
-    sortOrder: Schema.optional(Schema.Literal("asc", "desc")),
-    ...pageParams
-  })
+  Schema.Struct({ ...TransactionsApi.transactionFilters, ...pageParams })
 )
 
 /** Body of `POST /agents/me/transfer-out`: the platform's body with `amount` required. */
@@ -237,7 +221,7 @@ export class AgentOperationsApi extends HttpApiGroup.make("agentOperations")
     HttpApiEndpoint.get("getAction", `${prefix}/actions/:actionId`)
       .setPath(ActionPath)
       .addSuccess(AgentAction.AgentAction)
-      .addError(AgentActionNotFoundBody)
+      .addError(AgentApprovalsApi.AgentActionNotFoundBody)
       .annotate(OpenApi.Summary, "Get one of this agent's actions (poll it for the platform's decision)")
   )
   .middleware(AgentAuthentication)

@@ -20,20 +20,28 @@ const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transac
 const Bound = ListQuery.TimestampBound
 const Identifier = FieldFormat.Text(255)
 
+/**
+ * The filters of the transaction lists other than the customer ones (dates inclusive), with `sortOrder`: also those
+ * of `GET /agents/me/transactions`.
+ */
+export const transactionFilters = {
+  accountIdentifier: Schema.optional(Identifier),
+  senderAccountIdentifier: Schema.optional(Identifier),
+  receiverAccountIdentifier: Schema.optional(Identifier),
+  status: Schema.optional(Transaction.TransactionStatus),
+  type: Schema.optional(Transaction.TransactionType),
+  reference: Schema.optional(Identifier),
+  startDate: Schema.optional(Bound),
+  endDate: Schema.optional(Bound),
+  sortOrder: Schema.optional(Schema.Literal("asc", "desc"))
+}
+
 /** Query of `GET /transactions`: the reference's filters (dates inclusive), `sortOrder` and paging. */
 export const TransactionListParams = reportFieldErrors(
   Schema.Struct({
     customerId: Schema.optional(Identifier),
     platformCustomerId: Schema.optional(Identifier),
-    accountIdentifier: Schema.optional(Identifier),
-    senderAccountIdentifier: Schema.optional(Identifier),
-    receiverAccountIdentifier: Schema.optional(Identifier),
-    status: Schema.optional(Transaction.TransactionStatus),
-    type: Schema.optional(Transaction.TransactionType),
-    reference: Schema.optional(Identifier),
-    startDate: Schema.optional(Bound),
-    endDate: Schema.optional(Bound),
-    sortOrder: Schema.optional(Schema.Literal("asc", "desc")),
+    ...transactionFilters,
     ...pageParams
   })
 )

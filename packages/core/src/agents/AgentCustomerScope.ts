@@ -11,8 +11,8 @@ import { CustomerErrors } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import { PaymentErrors, type Transaction, type TransactionRepo, Transactions } from "../payments/index.js"
 import type { AgentPermissionDenied } from "./AgentErrors.js"
-import { type AgentCaller, CurrentAgent, require } from "./AgentCaller.js"
-import type { Permission } from "./AgentPolicy.js"
+import type { AgentCaller } from "./AgentCaller.js"
+import { requirePermission } from "./AgentScope.js"
 
 /** Filters of `GET /agents/me/external-accounts`. */
 export interface AgentExternalAccountFilter {
@@ -83,10 +83,6 @@ export class AgentCustomerScope extends Context.Tag("@payrail/core/AgentCustomer
   }
 >() {}
 
-/** `AgentCaller.require` for an explicit caller. */
-const allowed = (caller: AgentCaller, permission: Permission) =>
-  Effect.provideService(require(permission), CurrentAgent, caller)
-
 export const layer: Layer.Layer<
   AgentCustomerScope,
   never,
@@ -103,7 +99,7 @@ export const layer: Layer.Layer<
       caller: AgentCaller,
       id: ExternalAccount.ExternalAccountId
     ) {
-      yield* allowed(caller, "MANAGE_EXTERNAL_ACCOUNTS")
+      yield* requirePermission(caller, "MANAGE_EXTERNAL_ACCOUNTS")
       const account = yield* external.get(caller.platform, id)
       if (account.customerId !== caller.agent.customerId) {
         return yield* Effect.fail(AccountErrors.ExternalAccountNotFound.of(id))
@@ -117,7 +113,7 @@ export const layer: Layer.Layer<
         filter: AgentExternalAccountFilter,
         page: Page.PageRequest
       ) {
-        yield* allowed(caller, "MANAGE_EXTERNAL_ACCOUNTS")
+        yield* requirePermission(caller, "MANAGE_EXTERNAL_ACCOUNTS")
         return yield* external.list(
           caller.platform,
           { owner: "customers", customerId: caller.agent.customerId, currency: filter.currency },
@@ -128,7 +124,7 @@ export const layer: Layer.Layer<
         caller: AgentCaller,
         request: ExternalAccountRequest.CreateExternalAccountRequest
       ) {
-        yield* allowed(caller, "MANAGE_EXTERNAL_ACCOUNTS")
+        yield* requirePermission(caller, "MANAGE_EXTERNAL_ACCOUNTS")
         const { customerId, ...rest } = request
         if (customerId !== undefined && customerId !== caller.agent.customerId) {
           return yield* Effect.fail(CustomerErrors.CustomerNotFound.of(customerId))
@@ -159,14 +155,14 @@ export const layer: Layer.Layer<
         filter: AgentTransactionFilter,
         page: Page.PageRequest
       ) {
-        yield* allowed(caller, "VIEW_TRANSACTIONS")
+        yield* requirePermission(caller, "VIEW_TRANSACTIONS")
         return yield* transactions.list(caller.platform, { ...filter, customerId: caller.agent.customerId }, page)
       }),
       getTransaction: Effect.fn("AgentCustomerScope.getTransaction")(function* (
         caller: AgentCaller,
         id: Transaction.TransactionId
       ) {
-        yield* allowed(caller, "VIEW_TRANSACTIONS")
+        yield* requirePermission(caller, "VIEW_TRANSACTIONS")
         const transaction = yield* transactions.get(caller.platform, id)
         if (transaction.customerId !== caller.agent.customerId) {
           return yield* Effect.fail(PaymentErrors.TransactionNotFound.of(id))
