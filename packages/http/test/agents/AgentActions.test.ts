@@ -165,6 +165,31 @@ describe("agent actions", () => {
     })
   })
 
+  it("counts amounts in the limits' currency, converted at the current rate, limits inclusive", async () => {
+    const fixtures = await setup(policyOf({ spendingLimits: { currency: "EUR", perTransactionLimit: 1 } }))
+    const quote = await fixtures.quote(10_000)
+    const refusal = failed(await submit(fixtures, quote))
+    expect(refusal).toMatchObject({ details: { rule: "per_transaction_limit", currency: "EUR", limit: 1 } })
+    const converted = (refusal as { details: { amount: number } }).details.amount
+    expect(converted).not.toBe(quote.totalSendingAmount)
+    const limitTo = (perTransactionLimit: number, extra = {}) =>
+      fixtures.updateAgent(fixtures.agent, (agent) => ({
+        policy: { ...agent.policy, spendingLimits: { currency: "EUR", perTransactionLimit, ...extra } }
+      }))
+    await limitTo(converted - 1)
+    expect(failed(await submit(fixtures, quote))).toMatchObject({ details: { rule: "per_transaction_limit" } })
+    await limitTo(converted, { monthlyLimit: converted - 1 })
+    expect(failed(await submit(fixtures, quote))).toMatchObject({
+      details: { rule: "monthly_limit", currency: "EUR", limit: converted - 1, used: 0 }
+    })
+    await limitTo(converted, { monthlyLimit: converted })
+    expect(succeeded(await submit(fixtures, quote)).status).toBe("APPROVED")
+    expect(await fixtures.usageOf(fixtures.agent)).toMatchObject({
+      dailySpendMinor: BigInt(converted),
+      monthlySpendMinor: BigInt(converted)
+    })
+  })
+
   it("holds an action of an APPROVAL_REQUIRED account rule, and executes elsewhere by the default mode", async () => {
     const fixtures = await setup()
     await fixtures.updateAgent(fixtures.agent, (agent) => ({

@@ -1,6 +1,6 @@
-import { Effect, Either } from "effect"
+import { DateTime, Duration, Effect, Either } from "effect"
 import { expect, it } from "vitest"
-import { AgentActions, type AgentAction } from "@payrail/core"
+import { AgentActionExpiryJob, AgentActions, type AgentAction, Jobs } from "@payrail/core"
 import { base, describeOverHttp } from "../support/OverHttp.js"
 import { quoteBody } from "../support/Requests.js"
 import { agentsOf, config, policyOf } from "./AgentFixtures.js"
@@ -141,6 +141,29 @@ describeOverHttp("agent approvals over HTTP", { config }, (api) => {
       const moved = before - (await fixtures.balanceOf(fixtures.customer.accounts.USD!))
       expect(moved).toBe(winner.status === "APPROVED" ? action.quote?.totalSendingAmount : 0)
     }
+  })
+
+  it("fails a pending action by its expiry job, enqueued with it, and lists it FAILED with the reason", async () => {
+    const fixtures = await pendingSetup()
+    const pending = await fixtures.submit(100)
+    const claimed = await api.run(
+      Effect.flatMap(Jobs.Jobs, (jobs) =>
+        jobs.claim({ limit: 1_000, now: DateTime.add(pending.expiresAt, { minutes: 1 }), lease: Duration.minutes(5) })
+      )
+    )
+    const job = claimed.find(
+      (candidate) =>
+        candidate.job.kind === AgentActionExpiryJob.kind && candidate.job.payload["actionId"] === pending.id
+    )
+    expect(job?.job.dueAt).toEqual(pending.expiresAt)
+    const expired = await fixtures.later(Duration.minutes(20), Effect.either(AgentActionExpiryJob.run(job!.job)))
+    expect(Either.isRight(expired)).toBe(true)
+    const failed = await fixtures.send("GET", `/agents/approvals?agentId=${fixtures.agent.id}&status=FAILED`)
+    expect(failed.body.data).toMatchObject([{ id: pending.id, status: "FAILED", failureReason: "QUOTE_EXPIRED" }])
+    expect(await fixtures.refusal("POST", actionPath(pending, "approve"))).toMatchObject({
+      status: 409,
+      details: { status: "FAILED" }
+    })
   })
 
   it("requires TRANSACT to decide and VIEW to list", async () => {
