@@ -83,6 +83,10 @@ export class AgentCustomerScope extends Context.Tag("@payrail/core/AgentCustomer
   }
 >() {}
 
+/**
+ * `AgentCustomerScope` over the platform's own account and transaction services: it adds the customer filter and the
+ * ownership check to their answers and changes nothing they store.
+ */
 export const layer: Layer.Layer<
   AgentCustomerScope,
   never,
