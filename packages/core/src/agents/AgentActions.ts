@@ -29,6 +29,7 @@ import {
 import { AgentRepo } from "./AgentRepo.js"
 import * as AgentScope from "./AgentScope.js"
 import * as AgentSubmission from "./AgentSubmission.js"
+import * as AgentTransfers from "./AgentTransfers.js"
 
 type QuoteCreateError = Effect.Effect.Error<ReturnType<Quotes.Quotes["Type"]["create"]>>
 type QuoteExecuteError = Effect.Effect.Error<ReturnType<Quotes.Quotes["Type"]["execute"]>>
@@ -231,57 +232,13 @@ export const layer = Layer.effect(
         caller: AgentCaller,
         request: TransferRequest.TransferOutRequest
       ) {
-        const { agent, platform } = caller
-        yield* AgentScope.requirePermission(caller, "CREATE_TRANSFERS")
-        if (request.amount === undefined) return yield* AgentScope.invalid("amount", "is required for an agent")
-        if (!AgentScope.isInternal(request.source.accountId)) {
-          return yield* AgentScope.invalid("source.accountId", "must be an internal account of the agent's customer")
-        }
-        if (AgentScope.isInternal(request.destination.accountId)) {
-          return yield* AgentScope.invalid("destination.accountId", "must be an external account")
-        }
-        const source = yield* read(AgentScope.ownInternalAccount(platform, agent.customerId, request.source.accountId))
-        yield* read(AgentScope.ownExternalAccount(platform, agent.customerId, request.destination.accountId))
-        const details = {
-          amount: request.amount,
-          currency: source.currency,
-          sourceAccountId: request.source.accountId,
-          destinationAccountId: request.destination.accountId,
-          ...(request.destination.paymentRail === undefined ? {} : { paymentRail: request.destination.paymentRail })
-        }
-        return yield* read(
-          submit(caller, AgentSubmission.transferSubmission(caller, "TRANSFER_OUT", details, source.id))
-        )
+        return yield* read(submit(caller, yield* read(AgentTransfers.outOf(caller, request))))
       }),
       transferIn: Effect.fn("AgentActions.transferIn")(function* (
         caller: AgentCaller,
         request: TransferRequest.TransferInRequest
       ) {
-        const { agent, platform } = caller
-        yield* AgentScope.requirePermission(caller, "CREATE_TRANSFERS")
-        if (request.amount === undefined) return yield* AgentScope.invalid("amount", "is required for an agent")
-        if (AgentScope.isInternal(request.source.accountId)) {
-          return yield* AgentScope.invalid("source.accountId", "must be an external account that can be pulled")
-        }
-        if (!AgentScope.isInternal(request.destination.accountId)) {
-          return yield* AgentScope.invalid(
-            "destination.accountId",
-            "must be an internal account of the agent's customer"
-          )
-        }
-        yield* read(AgentScope.ownExternalAccount(platform, agent.customerId, request.source.accountId))
-        const destination = yield* read(
-          AgentScope.ownInternalAccount(platform, agent.customerId, request.destination.accountId)
-        )
-        const details = {
-          amount: request.amount,
-          currency: destination.currency,
-          sourceAccountId: request.source.accountId,
-          destinationAccountId: request.destination.accountId
-        }
-        return yield* read(
-          submit(caller, AgentSubmission.transferSubmission(caller, "TRANSFER_IN", details, destination.id))
-        )
+        return yield* read(submit(caller, yield* read(AgentTransfers.inOf(caller, request))))
       }),
       getOwn: Effect.fn("AgentActions.getOwn")(function* (caller: AgentCaller, id: AgentActionId) {
         const found = yield* actions.findById(caller.platform.id, id)
