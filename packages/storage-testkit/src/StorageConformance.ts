@@ -2,6 +2,7 @@ import { describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "@payrail/core"
 import * as AgentRepoSuite from "./agents/AgentRepoSuite.js"
+import * as AgentUsageRepoSuite from "./agents/AgentUsageRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
@@ -62,7 +63,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "document files": DocumentStoreSuite,
       verifications: VerificationSuite,
       "kyc links": KycLinkSuite,
-      agents: AgentRepoSuite
+      agents: AgentRepoSuite,
+      "agent usage": AgentUsageRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
