@@ -122,6 +122,17 @@ export const quoteAction = (
   }
 }
 
+/** A transfer of 123.45 USD from a fresh internal account to a fresh external one, on `paymentRail` if given. */
+export const transferDetails = (
+  paymentRail?: string
+): NonNullable<AgentAction.StoredAgentAction["transferDetails"]> => ({
+  amount: 12_345,
+  currency: Schema.decodeSync(AgentAction.AgentTransferDetails.fields.currency)("USD"),
+  sourceAccountId: internalAccountId(),
+  destinationAccountId: `ExternalAccount:${uuid()}`,
+  ...(paymentRail === undefined ? {} : { paymentRail })
+})
+
 /** A pending transfer-out of the agent created at `at(offsetMillis)`, with its rail; no transaction yet. */
 export const transferAction = (
   agent: Agent.AgentRecord,
@@ -131,12 +142,6 @@ export const transferAction = (
     type: "TRANSFER_OUT",
     quoteId: undefined,
     transactionId: undefined,
-    transferDetails: {
-      amount: 12_345,
-      currency: Schema.decodeSync(AgentAction.AgentTransferDetails.fields.currency)("USD"),
-      sourceAccountId: internalAccountId(),
-      destinationAccountId: `ExternalAccount:${uuid()}`,
-      paymentRail: "ACH"
-    },
+    transferDetails: transferDetails("ACH"),
     ...overrides
   })
