@@ -293,6 +293,43 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect(
+    "settles a redeem racing a new code or the agent's deletion one way: a code is redeemed or invalidated",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* AgentRepo.AgentRepo
+        const store = yield* UnitOfWork.UnitOfWork
+        const platform = yield* Fixtures.insertPlatform
+        for (let round = 0; round < 24; round++) {
+          const agent = AgentFixtures.agent(platform.id)
+          yield* repo.insert(agent)
+          const code = AgentFixtures.deviceCode(agent)
+          yield* repo.insertDeviceCode(code)
+          const token = AgentFixtures.hash()
+          const deleting = round % 2 === 1
+          const successor = AgentFixtures.deviceCode(agent, 10)
+          const [redeemed] = yield* concurrently([
+            store.transaction(repo.redeemDeviceCode(code.codeHash, token, Fixtures.at(20))),
+            store.transaction(
+              deleting ? repo.delete(platform.id, agent.id, Fixtures.at(20)) : repo.insertDeviceCode(successor)
+            )
+          ])
+          const settled = Option.getOrThrow(yield* repo.findDeviceCode(code.codeHash))
+          expect({
+            redeemed: settled.redeemedAt !== undefined,
+            invalidated: settled.invalidatedAt !== undefined
+          }).toEqual({ redeemed, invalidated: !redeemed })
+          const holder = yield* repo.findByTokenHash(token)
+          expect(Option.isSome(holder)).toBe(redeemed && !deleting)
+          if (!deleting) {
+            expect(Option.map(yield* repo.findDeviceCode(successor.codeHash), (next) => next.invalidatedAt)).toEqual(
+              Option.some(undefined)
+            )
+          }
+        }
+      })
+  )
+
   it.effect("leaves the code usable and the agent unconnected when the unit of work that redeemed it fails", () =>
     Effect.gen(function* () {
       const repo = yield* AgentRepo.AgentRepo
