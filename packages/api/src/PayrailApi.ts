@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
+import { AgentOperationsApi, AgentsApi } from "./agents/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
@@ -80,6 +81,10 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(BeneficialOwnersApi.BeneficialOwnersApi)
   .add(KycLinksApi.KycLinksApi)
   .add(DocumentsApi.DocumentsApi)
+  .add(AgentsApi.AgentsApi)
+  .add(AgentsApi.AgentDeviceCodesApi)
+  .add(AgentsApi.AgentMeApi)
+  .add(AgentOperationsApi.AgentOperationsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
+import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -69,6 +70,9 @@ export type Services =
   | ContactVerifications.ContactVerifications
   | BeneficialOwners.BeneficialOwners
   | KycLinks.KycLinks
+  | Agents.Agents
+  | AgentCustomerScope.AgentCustomerScope
+  | AgentActions.AgentActions
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -115,15 +119,23 @@ export const layer = Layer.mergeAll(
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,
   SandboxClocks.layer,
-  Layer.mergeAll(SandboxPayments.layer, Transfers.layer, WalletExecutions.layer).pipe(Layer.provideMerge(Quotes.layer)),
+  Layer.mergeAll(
+    SandboxPayments.layer,
+    AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
+    WalletExecutions.layer
+  ).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
+  // The agent's view of its customer: shares the account and transaction services above (layers are memoised).
+  AgentCustomerScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
   PaymentJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
   BeneficialOwners.layer,
   Verifications.layer,
   Documents.layer,
-  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer).pipe(Layer.provideMerge(Customers.layer))
+  Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
+    Layer.provideMerge(Customers.layer)
+  )
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

@@ -1,6 +1,9 @@
 import { HttpApiBuilder, HttpRouter } from "@effect/platform"
 import { Layer } from "effect"
 import type {
+  AgentActions,
+  AgentCustomerScope,
+  Agents,
   ApiTokens,
   Authentication,
   ContactVerifications,
@@ -35,6 +38,7 @@ import type {
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
+import { AgentAuthenticationLive, AgentOperationsHandlers, AgentsHandlers } from "./agents/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -96,6 +100,9 @@ export type Services =
   | BeneficialOwners.BeneficialOwners
   | Documents.Documents
   | KycLinks.KycLinks
+  | Agents.Agents
+  | AgentCustomerScope.AgentCustomerScope
+  | AgentActions.AgentActions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -147,9 +154,14 @@ export const layer = Layer.mergeAll(
       BeneficialOwnersHandlers.layer,
       KycLinksHandlers.layer,
       DocumentsHandlers.layer,
+      AgentsHandlers.layer,
+      AgentsHandlers.deviceCodesLayer,
+      AgentsHandlers.meLayer,
+      AgentOperationsHandlers.layer,
       SystemHandlers.layer
     )
   ),
+  Layer.provide(Idempotency.afterAgentAuthentication(AgentAuthenticationLive.layer)),
   Layer.provide(Idempotency.afterAuthentication(AuthenticationLive.layer)),
   Layer.provide(routerConfig)
 )

@@ -1,3 +1,6 @@
+export * as AgentAuthenticationLive from "./agents/AgentAuthenticationLive.js"
+export * as AgentsHandlers from "./agents/AgentsHandlers.js"
+export * as AgentOperationsHandlers from "./agents/AgentOperationsHandlers.js"
 export * as AuthenticationLive from "./platforms/AuthenticationLive.js"
 export * as ContactVerificationHandlers from "./verification/ContactVerificationHandlers.js"
 export * as BeneficialOwnersHandlers from "./verification/BeneficialOwnersHandlers.js"

@@ -1,5 +1,6 @@
 import { Duration, Effect, Layer } from "effect"
 import {
+  AgentActionExpiryJob,
   type Domain,
   IdempotencyPurgeJob,
   type JobHandler,
@@ -26,7 +27,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   Purges.handler,
   PaymentJobs.settlementHandler,
   PaymentJobs.expiryHandler,
-  PaymentJobs.incomingCompletionHandler
+  PaymentJobs.incomingCompletionHandler,
+  AgentActionExpiryJob.handler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

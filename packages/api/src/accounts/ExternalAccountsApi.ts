@@ -20,8 +20,14 @@ const { ListResponse, pageParams } = ListQuery
 
 /** 404 `NOT_FOUND`: no such external account. */
 export const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
-const ExistsBody = wire(ExternalAccountRepo.ExternalAccountExists, 409, "The owner already has this external account")
-const InvalidBankAccountBody = wire(
+/** 409 `CONFLICT`: the owner already has this external account. */
+export const ExistsBody = wire(
+  ExternalAccountRepo.ExternalAccountExists,
+  409,
+  "The owner already has this external account"
+)
+/** 400 `INVALID_BANK_ACCOUNT`: the rail rejects the bank account. */
+export const InvalidBankAccountBody = wire(
   NameVerificationProvider.InvalidBankAccount,
   400,
   "The rail rejects the bank account"

@@ -1,1 +1,3 @@
 export * as AgentAuthentication from "./AgentAuthentication.js"
+export * as AgentsApi from "./AgentsApi.js"
+export * as AgentOperationsApi from "./AgentOperationsApi.js"

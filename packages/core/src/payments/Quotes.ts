@@ -112,9 +112,13 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
   }
 >() {}
 
-/** How a quote is created: which outcome table the rails apply to it. */
+/**
+ * How a quote is created: which outcome table the rails apply to it, and the agent creating it (`agentId`, set on the
+ * quote and its transaction; absent for the platform's own quotes).
+ */
 export interface CreateOptions {
   readonly purpose: Rails.RailLeg["purpose"]
+  readonly agentId?: string
 }
 
 const currencyOf = (code: string) =>
@@ -413,7 +417,8 @@ export const layer = Layer.effect(
           ...(request.remittanceInformation === undefined
             ? {}
             : { remittanceInformation: request.remittanceInformation }),
-          ...(request.lookupId === undefined ? {} : { lookupId: request.lookupId })
+          ...(request.lookupId === undefined ? {} : { lookupId: request.lookupId }),
+          ...(options.agentId === undefined ? {} : { agentId: options.agentId })
         },
         { disableValidation: true }
       )
@@ -448,6 +453,7 @@ export const layer = Layer.effect(
           ...(request.description === undefined ? {} : { description: request.description }),
           ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
           ...(realtime ? { reconciliationInstructions: { reference } } : {}),
+          ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
           createdAt: now,
           updatedAt: now
         },

@@ -35,15 +35,22 @@ export class Transfers extends Context.Tag("@payrail/core/Transfers")<
     /** Pushes money from an internal account to an external account of the same currency. */
     readonly transferOut: (
       platform: Platform.Platform,
-      request: TransferOutRequest
+      request: TransferOutRequest,
+      options?: TransferOptions
     ) => Effect.Effect<Transaction, TransferError>
     /** Pulls money from an external account (ACH) into an internal account of the same currency. */
     readonly transferIn: (
       platform: Platform.Platform,
-      request: TransferInRequest
+      request: TransferInRequest,
+      options?: TransferOptions
     ) => Effect.Effect<Transaction, TransferError>
   }
 >() {}
+
+/** Who initiates a transfer: an agent (`agentId`, set on its quote and transaction), or the platform (none). */
+export interface TransferOptions {
+  readonly agentId?: string
+}
 
 const invalid = InvalidInput.InvalidInput.onField
 
@@ -86,7 +93,8 @@ export const layer = Layer.effect(
     return {
       transferOut: Effect.fn("Transfers.transferOut")(function* (
         platform: Platform.Platform,
-        request: TransferOutRequest
+        request: TransferOutRequest,
+        options: TransferOptions = {}
       ) {
         if (!isInternalAccountId(request.source.accountId)) {
           return yield* invalid("source.accountId", "must be an internal account")
@@ -125,14 +133,15 @@ export const layer = Layer.effect(
                 : { remittanceInformation: request.remittanceInformation }),
               ...(request.purposeOfPayment === undefined ? {} : { purposeOfPayment: request.purposeOfPayment })
             },
-            { purpose: "TRANSFER" }
+            { purpose: "TRANSFER", ...(options.agentId === undefined ? {} : { agentId: options.agentId }) }
           )
           .pipe(Effect.catchTags(accountsOnly))
         return yield* transactionOf(platform, quote.transactionId)
       }),
       transferIn: Effect.fn("Transfers.transferIn")(function* (
         platform: Platform.Platform,
-        request: TransferInRequest
+        request: TransferInRequest,
+        options: TransferOptions = {}
       ) {
         if (isInternalAccountId(request.source.accountId)) {
           return yield* invalid("source.accountId", "must be an external account that can be pulled")
@@ -152,7 +161,7 @@ export const layer = Layer.effect(
               lockedCurrencyAmount: request.amount,
               immediatelyExecute: true
             },
-            { purpose: "TRANSFER" }
+            { purpose: "TRANSFER", ...(options.agentId === undefined ? {} : { agentId: options.agentId }) }
           )
           .pipe(Effect.catchTags(accountsOnly))
         return yield* transactionOf(platform, quote.transactionId)

@@ -1,7 +1,6 @@
 import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Data, Effect, Either, Encoding, Layer, Option, Ref, Schema } from "effect"
 import {
-  type Caller,
   FieldError,
   IdempotencyErrors,
   IdempotencyKeys,
@@ -9,7 +8,7 @@ import {
   InvalidInput,
   UnitOfWork
 } from "@payrail/core"
-import { Authentication, IdempotencyHeader, PayrailApi } from "@payrail/api"
+import { AgentAuthentication, Authentication, IdempotencyHeader, PayrailApi } from "@payrail/api"
 import * as ErrorMapping from "./ErrorMapping.js"
 
 type KeyScope = IdempotencyRecord.KeyScope
@@ -55,17 +54,28 @@ const keyOf = (request: HttpServerRequest.HttpServerRequest) =>
 
 const utf8 = new TextEncoder()
 
+/** The hex SHA-256 of a text. */
+const sha256Hex = (text: string) =>
+  Effect.map(
+    Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", utf8.encode(text))),
+    (digest) => Encoding.encodeHex(new Uint8Array(digest))
+  )
+
 /** The hex SHA-256 of the method, the path with its query, and the body: what a replay must repeat exactly. */
 const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: string) => {
   const url = new URL(request.url, "http://localhost")
-  const bytes = utf8.encode(`${request.method} ${url.pathname}${url.search}\n${body}`)
-  return Effect.map(
-    Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", bytes)),
-    (digest) => Encoding.encodeHex(new Uint8Array(digest))
-  )
+  return sha256Hex(`${request.method} ${url.pathname}${url.search}\n${body}`)
 }
 
-const claimFor = (keys: Context.Tag.Service<IdempotencyKeys.IdempotencyKeys>, caller: Caller.Caller) =>
+/**
+ * Claims the request's key, as `scopeOf` places it in `platformId`'s key space, for the current request bearing an
+ * `Idempotency-Key` (nothing for any other request).
+ */
+const claimFor = (
+  keys: Context.Tag.Service<IdempotencyKeys.IdempotencyKeys>,
+  platformId: KeyScope["platformId"],
+  scopeOf: (key: IdempotencyRecord.IdempotencyKey) => Effect.Effect<IdempotencyRecord.IdempotencyKey>
+) =>
   Effect.serviceOption(CurrentDecision).pipe(
     Effect.flatMap(
       Option.match({
@@ -76,7 +86,7 @@ const claimFor = (keys: Context.Tag.Service<IdempotencyKeys.IdempotencyKeys>, ca
             const key = yield* keyOf(request)
             // A body that cannot be read (too large, cut off) leaves as the reader's error, which ErrorMapping answers.
             const body = yield* Effect.orDie(request.text)
-            const scope: KeyScope = { platformId: caller.platform.id, key }
+            const scope: KeyScope = { platformId, key: yield* scopeOf(key) }
             const claim = yield* Effect.either(keys.claim(scope, yield* fingerprintOf(request, body)))
             if (Either.isLeft(claim)) {
               if (claim.left._tag === "IdempotencyKeyInProgress") yield* Ref.set(decision, { _tag: "InProgress" })
@@ -106,8 +116,43 @@ export const afterAuthentication = <E, R>(
       const inner = yield* Authentication.Authentication
       const keys = yield* IdempotencyKeys.IdempotencyKeys
       return {
-        BasicAuth: (credentials) => Effect.tap(inner.BasicAuth(credentials), (caller) => claimFor(keys, caller))
+        BasicAuth: (credentials) =>
+          Effect.tap(inner.BasicAuth(credentials), (caller) => claimFor(keys, caller.platform.id, Effect.succeed))
       } satisfies AuthenticationService
+    })
+  ).pipe(Layer.provide(authentication))
+
+/**
+ * Where an agent's key is kept: in its platform's key space under `agent <agentId> <hex SHA-256 of the key>`
+ * (at most 113 printable characters, whatever the key's length). So an agent's keys never meet its platform's keys
+ * or another agent's: the same key sent by the platform and by the agent claims two records.
+ */
+export const agentKeyOf = (
+  agentId: string,
+  key: IdempotencyRecord.IdempotencyKey
+): Effect.Effect<IdempotencyRecord.IdempotencyKey> => Effect.map(sha256Hex(key), (hex) => `agent ${agentId} ${hex}`)
+
+type AgentAuthenticationService = Context.Tag.Service<AgentAuthentication.AgentAuthentication>
+
+/**
+ * `authentication` of agents followed, for a request bearing an `Idempotency-Key`, by the claim of the key in the
+ * agent's own key space (`agentKeyOf`): the token is checked before the key is looked at, and a replay answers
+ * only the agent that sent the first request.
+ */
+export const afterAgentAuthentication = <E, R>(
+  authentication: Layer.Layer<AgentAuthentication.AgentAuthentication, E, R>
+): Layer.Layer<AgentAuthentication.AgentAuthentication, E, R | IdempotencyKeys.IdempotencyKeys> =>
+  Layer.effect(
+    AgentAuthentication.AgentAuthentication,
+    Effect.gen(function* () {
+      const inner = yield* AgentAuthentication.AgentAuthentication
+      const keys = yield* IdempotencyKeys.IdempotencyKeys
+      return {
+        AgentAuth: (token) =>
+          Effect.tap(inner.AgentAuth(token), (caller) =>
+            claimFor(keys, caller.platform.id, (key) => agentKeyOf(caller.agent.id, key))
+          )
+      } satisfies AgentAuthenticationService
     })
   ).pipe(Layer.provide(authentication))
 

@@ -64,7 +64,17 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     updateWallet: "MANAGE"
   },
   beneficialOwners: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE" },
-  kycLinks: { create: "MANAGE" }
+  kycLinks: { create: "MANAGE" },
+  agents: {
+    create: "MANAGE",
+    list: "VIEW",
+    get: "VIEW",
+    update: "MANAGE",
+    updatePolicy: "MANAGE",
+    delete: "MANAGE",
+    issueDeviceCode: "MANAGE",
+    deviceCodeStatus: "VIEW"
+  }
 }
 
 const byRoute = (() => {

@@ -1,5 +1,5 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { AuthenticationLimits, Domain, Ids, Platforms, type Storage } from "@payrail/core"
+import { Agent, Agents, AuthenticationLimits, Customers, Domain, Ids, Platforms, type Storage } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
 import { WebHandler } from "@payrail/http"
 import type { Target } from "./Runner.js"
@@ -11,7 +11,8 @@ const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
 /**
  * The API in this process over `storage`, through the web-standard handler (as an embedder mounts it), with a
  * sandbox platform, a token holding every permission and a VIEW-only one. Rate limits are off, so that thousands of
- * fast requests on one token reach the operations instead of a 429 (the limits have their own tests).
+ * fast requests on one token reach the operations instead of a 429 (the limits have their own tests). An agent of a
+ * seeded customer is connected, so the agent operations run with its access token.
  */
 export const make = async (
   storage: Layer.Layer<Storage.Services, unknown>
@@ -26,13 +27,38 @@ export const make = async (
     )
   )
   const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
-  const [full, view] = await runtime.runPromise(
+  const [full, view, agent] = await runtime.runPromise(
     Effect.gen(function* () {
       const platforms = yield* Platforms.Platforms
       const platform = yield* platforms.create({ name: "Fuzz platform", environment: "SANDBOX" })
+      const customer = yield* (yield* Customers.Customers).create(platform, {
+        customerType: "INDIVIDUAL",
+        fullName: "Fuzz Agent Owner"
+      })
+      const agents = yield* Agents.Agents
+      const created = yield* agents.create(
+        platform,
+        Agent.CreateAgentRequest.make({
+          name: "Fuzz agent",
+          customerId: customer.id,
+          policy: {
+            permissions: [
+              "VIEW_TRANSACTIONS",
+              "CREATE_TRANSFERS",
+              "CREATE_QUOTES",
+              "EXECUTE_QUOTES",
+              "MANAGE_EXTERNAL_ACCOUNTS"
+            ],
+            defaultExecutionMode: "AUTO",
+            spendingLimits: { currency: "USD", perTransactionLimit: 1_000_000 }
+          }
+        })
+      )
+      const redeemed = yield* agents.redeem(created.deviceCode.code)
       return yield* Effect.all([
         platforms.issueToken({ platformId: platform.id, name: "fuzz", permissions: ["VIEW", "TRANSACT", "MANAGE"] }),
-        platforms.issueToken({ platformId: platform.id, name: "fuzz view", permissions: ["VIEW"] })
+        platforms.issueToken({ platformId: platform.id, name: "fuzz view", permissions: ["VIEW"] }),
+        Effect.succeed({ id: created.agent.id, token: redeemed.accessToken })
       ])
     })
   )
@@ -42,6 +68,8 @@ export const make = async (
     fetch: (input, init) => web.handler(new Request(input, init)),
     basic: basicOf(full.token.clientId, full.clientSecret),
     viewBasic: basicOf(view.token.clientId, view.clientSecret),
+    agentBearer: `Bearer ${agent.token}`,
+    protectedIds: [agent.id],
     inProcess: true,
     dispose: async () => {
       await web.dispose()

@@ -25,6 +25,8 @@ export interface Operation {
   readonly body: Schema | undefined
   /** Whether the operation requires credentials. */
   readonly secured: boolean
+  /** Whether those credentials are an agent's bearer token (`AgentAuth`) rather than an API token. */
+  readonly bearer: boolean
 }
 
 /** The operations of a document and the helpers that read its schemas. */
@@ -110,7 +112,8 @@ export const fromDocument = (document: Record<string, unknown>): Api => {
         template,
         parameters,
         body: isObject(json) && isObject(json["schema"]) ? json["schema"] : undefined,
-        secured: Array.isArray(security) && security.length > 0
+        secured: Array.isArray(security) && security.length > 0,
+        bearer: Array.isArray(security) && security.some((scheme) => isObject(scheme) && "AgentAuth" in scheme)
       })
     }
   }

@@ -13,6 +13,10 @@ export interface Target {
   readonly basic: string
   /** `Authorization` value of a VIEW-only token of the same platform; without it the VIEW cases use `basic`. */
   readonly viewBasic?: string
+  /** `Authorization` value of an agent's access token (`Bearer gat_…`), for the agent operations. */
+  readonly agentBearer?: string
+  /** Ids the fuzz must never use as an existing id (deleting them would turn later cases into 401s). */
+  readonly protectedIds?: ReadonlyArray<string>
   /** Whether the target reads a request's Content-Length from the header the fuzz sets (in process) or sets its own. */
   readonly inProcess: boolean
 }
@@ -157,6 +161,7 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   const tokenList = api.operations.find(
     (operation) => operation.method === "GET" && operation.template.endsWith("/tokens")
   )
+  for (const id of target.protectedIds ?? []) pool.protect(id)
   if (tokenList !== undefined) {
     const response = await target.fetch(`${target.mountUrl}${tokenList.template}?limit=100`, {
       headers: { authorization: target.basic }
@@ -171,7 +176,9 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   for (const operation of api.operations) {
     if (operation.method !== "GET" || operation.template.includes("{")) continue
     const response = await target.fetch(`${target.mountUrl}${operation.template}`, {
-      headers: operation.secured ? { authorization: target.basic } : {}
+      headers: operation.secured
+        ? { authorization: operation.bearer ? (target.agentBearer ?? target.basic) : target.basic }
+        : {}
     })
     if (response.ok) pool.harvest(await response.json())
   }
@@ -188,6 +195,9 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   }
   const keep = options.keepFindings ?? 200
   const planAt = plans(api, options.seed)
+  const bearerOperations = new Set(
+    api.operations.filter((operation) => operation.bearer).map((operation) => operation.operationId)
+  )
 
   const record = (kind: FindingKind, index: number, kase: Case, status: number, detail: string) => {
     const finding: Finding = {
@@ -211,11 +221,12 @@ export const run = async (options: RunOptions): Promise<Summary> => {
     let request: Request
     try {
       for (const [name, value] of Object.entries(kase.headers)) headers.set(name, value)
+      const agent = bearerOperations.has(kase.operation) ? target.agentBearer : undefined
       const authorization =
         kase.auth === "full"
-          ? target.basic
+          ? (agent ?? target.basic)
           : kase.auth === "view"
-            ? (target.viewBasic ?? target.basic)
+            ? (agent ?? target.viewBasic ?? target.basic)
             : kase.auth === "none"
               ? undefined
               : kase.auth.header

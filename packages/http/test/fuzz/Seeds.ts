@@ -9,7 +9,7 @@ export interface Seed {
 /**
  * Requests sent before a fuzz run so that its "existing id" cases find resources: an individual customer (whose
  * internal accounts the sandbox opens), a business customer with a beneficial owner, and an external account of the
- * customer and of the platform. Ids in their answers
+ * customer and of the platform, and an agent of the individual. Ids in their answers
  * join the pool the cases draw from, as do ids in every 2xx of the run itself.
  */
 export const seeds = (base = "/2025-10-13"): ReadonlyArray<Seed> => {
@@ -45,6 +45,19 @@ export const seeds = (base = "/2025-10-13"): ReadonlyArray<Seed> => {
           address: { line1: "1 Main St", postalCode: "94105", country: "US" },
           idType: "SSN",
           identifier: "123-45-6789"
+        }
+      })
+    },
+    {
+      method: "POST",
+      path: `${base}/agents`,
+      body: (existing) => ({
+        name: "Fuzz seed agent",
+        customerId: existing("Customer"),
+        policy: {
+          permissions: ["VIEW_TRANSACTIONS"],
+          defaultExecutionMode: "APPROVAL_REQUIRED",
+          spendingLimits: { currency: "USD", perTransactionLimit: 10_000, dailyLimit: 50_000 }
         }
       })
     },

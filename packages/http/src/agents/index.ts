@@ -1,0 +1,3 @@
+export * as AgentAuthenticationLive from "./AgentAuthenticationLive.js"
+export * as AgentsHandlers from "./AgentsHandlers.js"
+export * as AgentOperationsHandlers from "./AgentOperationsHandlers.js"
