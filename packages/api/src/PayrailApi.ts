@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { AgentOperationsApi, AgentsApi } from "./agents/index.js"
+import { AgentApprovalsApi } from "./agents/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
@@ -85,6 +86,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(AgentsApi.AgentDeviceCodesApi)
   .add(AgentsApi.AgentMeApi)
   .add(AgentOperationsApi.AgentOperationsApi)
+  .add(AgentApprovalsApi.AgentApprovalsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

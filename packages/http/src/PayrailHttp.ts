@@ -39,6 +39,7 @@ import type {
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import { AgentAuthenticationLive, AgentOperationsHandlers, AgentsHandlers } from "./agents/index.js"
+import { AgentApprovalsHandlers } from "./agents/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -158,6 +159,7 @@ export const layer = Layer.mergeAll(
       AgentsHandlers.deviceCodesLayer,
       AgentsHandlers.meLayer,
       AgentOperationsHandlers.layer,
+      AgentApprovalsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,46 +1,23 @@
-import { Context, Data, DateTime, Duration, Effect, Either, Layer, Option } from "effect"
-import type { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
-import { CustomerRepo } from "../customers/index.js"
-import { Jobs } from "../events/index.js"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { InvalidInput, Page, StoreFailure } from "../kernel/index.js"
 import {
-  Ids,
-  type InvalidInput,
-  Outbox,
-  type Page,
-  ResourceId,
-  type StoreFailure,
-  UnitOfWork
-} from "../kernel/index.js"
-import {
-  type FxRateCache,
   PaymentErrors,
   type PricingErrors,
   type Quote,
   QuoteLifetime,
   type QuoteRequest,
-  QuoteRepo,
   Quotes,
   type Transaction,
   TransactionRepo,
   type TransferRequest,
-  Transfers
+  type Transfers
 } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
-import type { AgentId, AgentRecord } from "./Agent.js"
-import {
-  type AgentAction,
-  type AgentActionFailureReason,
-  type AgentActionFilter,
-  AgentActionId,
-  type AgentActionType,
-  type AgentTransferDetails,
-  type StoredAgentAction
-} from "./AgentAction.js"
-import * as AgentActionExpiryJob from "./AgentActionExpiryJob.js"
+import type { AgentId } from "./Agent.js"
+import type { AgentAction, AgentActionFilter, AgentActionId, StoredAgentAction } from "./AgentAction.js"
 import { AgentActionRepo } from "./AgentActionRepo.js"
-import * as AgentActionState from "./AgentActionState.js"
 import * as AgentActionViews from "./AgentActionViews.js"
-import * as AgentCalendar from "./AgentCalendar.js"
+import * as AgentApproval from "./AgentApproval.js"
 import type { AgentCaller } from "./AgentCaller.js"
 import {
   AgentActionNotFound,
@@ -49,10 +26,9 @@ import {
   type AgentPermissionDenied,
   AgentPolicyDenied
 } from "./AgentErrors.js"
-import * as AgentPolicyDecision from "./AgentPolicyDecision.js"
 import { AgentRepo } from "./AgentRepo.js"
-import { AgentUsageRepo, type UsageCharge } from "./AgentUsageRepo.js"
 import * as AgentScope from "./AgentScope.js"
+import * as AgentSubmission from "./AgentSubmission.js"
 
 type QuoteCreateError = Effect.Effect.Error<ReturnType<Quotes.Quotes["Type"]["create"]>>
 type QuoteExecuteError = Effect.Effect.Error<ReturnType<Quotes.Quotes["Type"]["execute"]>>
@@ -155,290 +131,25 @@ export class AgentActions extends Context.Tag("@payrail/core/AgentActions")<
   }
 >() {}
 
-/** A usage charge the limits refused at approval (the action fails `POLICY_DENIED`). */
-class UsageRefused extends Data.TaggedError("UsageRefused") {}
-
-/** How long a transfer waits for approval before it fails `APPROVAL_EXPIRED`. */
-export const transferApprovalWindow = Duration.hours(24)
-
-/** What the layer reads besides its own ports: views, rates and the customer's accounts. */
-type Reads =
-  | AgentActionViews.Requirements
-  | FxRateCache.FxRateCache
-  | InternalAccountRepo.InternalAccountRepo
-  | ExternalAccountRepo.ExternalAccountRepo
-
-const next = (state: AgentActionState.AgentActionState, event: AgentActionState.AgentActionEvent) =>
-  Either.getOrThrow(AgentActionState.transition(state, event))
-
-/** What one submission moves and how it executes. */
-interface Submission<E> {
-  readonly type: AgentActionType
-  /** The customer's internal account the policy's account rules apply to. */
-  readonly accountId: string
-  readonly amountMinor: bigint
-  readonly currency: string
-  readonly quoteId: Quote.QuoteId | undefined
-  readonly transactionId: Transaction.TransactionId | undefined
-  readonly transferDetails: StoredAgentAction["transferDetails"]
-  readonly expiresAt: (now: DateTime.Utc) => DateTime.Utc
-  /** Executes the payment (inside the submission's unit of work) and answers its transaction. */
-  readonly execute: Effect.Effect<Transaction.TransactionId, E>
-}
-
+/**
+ * `AgentActions` on the store's ports and the payments (`Quotes`, `Transfers`): submissions evaluated and executed
+ * or held (`AgentSubmission`), decisions taken once (`AgentApproval`), views composed with the current quote and
+ * transaction (`AgentActionViews`).
+ */
 export const layer = Layer.effect(
   AgentActions,
   Effect.gen(function* () {
     const agents = yield* AgentRepo
-    const usage = yield* AgentUsageRepo
     const actions = yield* AgentActionRepo
     const quotes = yield* Quotes.Quotes
-    const transfers = yield* Transfers.Transfers
-    const quoteRepo = yield* QuoteRepo.QuoteRepo
     const transactionRepo = yield* TransactionRepo.TransactionRepo
-    const customers = yield* CustomerRepo.CustomerRepo
-    const store = yield* UnitOfWork.UnitOfWork
-    const outbox = yield* Outbox.Outbox
-    const jobs = yield* Jobs.Jobs
-    const ids = yield* Ids.Ids
-    const reads = yield* Effect.context<Reads>()
-    const read = <A, E>(effect: Effect.Effect<A, E, Reads>): Effect.Effect<A, E> => Effect.provide(effect, reads)
+    const reads = yield* Effect.context<AgentSubmission.Reads | Transfers.Transfers>()
+    const read = <A, E>(
+      effect: Effect.Effect<A, E, AgentSubmission.Reads | Transfers.Transfers>
+    ): Effect.Effect<A, E> => Effect.provide(effect, reads)
     const view = (stored: StoredAgentAction) => read(AgentActionViews.view(stored))
-
-    // Charges the usage counters, or refuses naming the limit that would be passed (read back to say which).
-    const chargeOrRefuse = (platform: Platform.Platform, agent: AgentRecord, charge: UsageCharge) =>
-      Effect.gen(function* () {
-        const charged = yield* usage.charge(platform.id, agent.id, charge)
-        if (charged !== undefined) return
-        const current = yield* usage.current(platform.id, agent.id, charge)
-        return yield* Effect.fail(
-          AgentPolicyDecision.usageRefusal(charge, current, agent.policy.spendingLimits.currency) ??
-            AgentPolicyDenied.of("daily_limit", { currency: agent.policy.spendingLimits.currency })
-        )
-      })
-
-    const platformCustomerIdOf = (platform: Platform.Platform, agent: AgentRecord) =>
-      Effect.map(customers.findById(platform.id, agent.customerId), (found) =>
-        Option.match(found, { onNone: () => "", onSome: (stored) => stored.customer.platformCustomerId })
-      )
-
-    // Evaluates a submission and executes it at once (charge, execution and APPROVED action in one unit of work),
-    // or stores it PENDING_APPROVAL with its expiry job and webhook in one unit of work.
-    const submit = <E>(caller: AgentCaller, submission: Submission<E>) =>
-      Effect.gen(function* () {
-        const { agent, platform } = caller
-        const evaluated = yield* read(
-          AgentScope.evaluate(agent, submission.accountId, submission.amountMinor, submission.currency)
-        )
-        if (evaluated.decision._tag === "Deny") return yield* Effect.fail(evaluated.decision.error)
-        const now = yield* DateTime.now
-        const charge = AgentPolicyDecision.chargeOf(agent.policy, AgentCalendar.periodOf(now), evaluated.amountMinor)
-        const base: StoredAgentAction = {
-          id: AgentActionId.make(ResourceId.format("AgentAction", yield* ids.uuid)),
-          platformId: platform.id,
-          agentId: agent.id,
-          customerId: agent.customerId,
-          platformCustomerId: yield* platformCustomerIdOf(platform, agent),
-          status: "PENDING_APPROVAL",
-          type: submission.type,
-          quoteId: submission.quoteId,
-          transferDetails: submission.transferDetails,
-          transactionId: submission.transactionId,
-          executed: false,
-          rejectionReason: undefined,
-          failureReason: undefined,
-          expiresAt: submission.expiresAt(now),
-          createdAt: now,
-          updatedAt: now
-        }
-        if (evaluated.decision._tag === "Execute") {
-          const executed = yield* store.transaction(
-            Effect.gen(function* () {
-              yield* chargeOrRefuse(platform, agent, charge)
-              const transactionId = yield* submission.execute
-              const stored: StoredAgentAction = {
-                ...base,
-                status: next("NONE", "SUBMIT_ELIGIBLE"),
-                transactionId,
-                executed: true
-              }
-              yield* actions.insert(stored)
-              return stored
-            })
-          )
-          return yield* view(executed)
-        }
-        // Held for approval: refused now if it could not pass the counting limits even if approved at once.
-        const refusal = AgentPolicyDecision.usageRefusal(
-          charge,
-          yield* usage.current(platform.id, agent.id, charge),
-          agent.policy.spendingLimits.currency
-        )
-        if (refusal !== undefined) return yield* Effect.fail(refusal)
-        return yield* store.transaction(
-          Effect.gen(function* () {
-            const stored: StoredAgentAction = { ...base, status: next("NONE", "SUBMIT_NEEDS_APPROVAL") }
-            yield* actions.insert(stored)
-            yield* jobs.enqueue(AgentActionExpiryJob.newJob(platform.id, stored.id, stored.expiresAt))
-            const action = yield* view(stored)
-            yield* outbox.append(
-              yield* AgentActionViews.pendingApproval(stored, action).pipe(Effect.provideService(Ids.Ids, ids))
-            )
-            return action
-          })
-        )
-      })
-
-    // What an approval executes, under the latest agent, policy, usage and quote: the transaction, or why not.
-    const attempt = (platform: Platform.Platform, action: StoredAgentAction, now: DateTime.Utc) =>
-      Effect.gen(function* () {
-        const fail = (reason: AgentActionFailureReason) => Effect.succeed(Either.left(reason))
-        const agent = yield* agents.findById(platform.id, action.agentId)
-        if (Option.isNone(agent) || agent.value.isPaused) return yield* fail("AGENT_INACTIVE")
-        const quote =
-          action.quoteId === undefined ? Option.none() : yield* quoteRepo.findById(platform.id, action.quoteId)
-        const details = action.transferDetails
-        const moved = Option.isSome(quote)
-          ? {
-              accountId: quote.value.source.sourceType === "ACCOUNT" ? quote.value.source.accountId : "",
-              amount: BigInt(quote.value.totalSendingAmount),
-              currency: quote.value.sendingCurrency.code
-            }
-          : details !== undefined
-            ? {
-                accountId: action.type === "TRANSFER_IN" ? details.destinationAccountId : details.sourceAccountId,
-                amount: BigInt(details.amount),
-                currency: details.currency
-              }
-            : undefined
-        if (moved === undefined) return yield* fail("EXECUTION_FAILED")
-        const evaluated = yield* Effect.either(
-          read(AgentScope.evaluate(agent.value, moved.accountId, moved.amount, moved.currency))
-        )
-        if (Either.isLeft(evaluated)) return yield* fail("EXECUTION_FAILED")
-        if (evaluated.right.decision._tag === "Deny") return yield* fail("POLICY_DENIED")
-        if (Option.isSome(quote) && QuoteLifetime.hasLapsed(quote.value, now)) return yield* fail("QUOTE_EXPIRED")
-        if (Option.isNone(quote) && DateTime.greaterThanOrEqualTo(now, action.expiresAt)) {
-          return yield* fail("APPROVAL_EXPIRED")
-        }
-        const charge = AgentPolicyDecision.chargeOf(
-          agent.value.policy,
-          AgentCalendar.periodOf(now),
-          evaluated.right.amountMinor
-        )
-        const execute: Effect.Effect<Transaction.TransactionId, unknown> = Option.isSome(quote)
-          ? Effect.map(quotes.execute(platform, quote.value.id), (executed) => executed.transactionId)
-          : executeTransfer(platform, action, details!)
-        const executed = yield* store
-          .transaction(
-            Effect.gen(function* () {
-              if ((yield* usage.charge(platform.id, action.agentId, charge)) === undefined) {
-                return yield* new UsageRefused()
-              }
-              return yield* execute
-            })
-          )
-          .pipe(
-            Effect.map((transactionId) => Either.right<Transaction.TransactionId>(transactionId)),
-            Effect.catchAll((failure) =>
-              failure instanceof UsageRefused
-                ? fail("POLICY_DENIED")
-                : isStoreFailure(failure)
-                  ? Effect.fail(failure)
-                  : fail("EXECUTION_FAILED")
-            )
-          )
-        return executed
-      })
-
-    const executeTransfer = (
-      platform: Platform.Platform,
-      action: StoredAgentAction,
-      details: NonNullable<StoredAgentAction["transferDetails"]>
-    ): Effect.Effect<Transaction.TransactionId, TransferError> => {
-      const options = { agentId: action.agentId }
-      const transaction =
-        action.type === "TRANSFER_IN"
-          ? transfers.transferIn(
-              platform,
-              {
-                source: { accountId: details.sourceAccountId },
-                destination: { accountId: details.destinationAccountId },
-                amount: details.amount
-              },
-              options
-            )
-          : transfers.transferOut(
-              platform,
-              {
-                source: { accountId: details.sourceAccountId },
-                destination: {
-                  accountId: details.destinationAccountId,
-                  ...(details.paymentRail === undefined ? {} : { paymentRail: details.paymentRail })
-                },
-                amount: details.amount
-              },
-              options
-            )
-      return Effect.map(transaction, (made) => made.id)
-    }
-
-    const notPending = (platform: Platform.Platform, action: StoredAgentAction) =>
-      Effect.flatMap(actions.findById(platform.id, action.id), (latest) =>
-        Effect.fail(
-          AgentActionNotPending.of(
-            action.id,
-            Option.getOrElse(
-              Option.map(latest, (found) => found.status),
-              () => action.status
-            )
-          )
-        )
-      )
-
-    // Decides a pending action, in one unit of work that first claims it (a guarded write from PENDING_APPROVAL,
-    // holding it against a concurrent decision), so that of concurrent decisions exactly one applies.
-    const decide = (
-      platform: Platform.Platform,
-      action: StoredAgentAction,
-      decision: { readonly _tag: "Approve" } | { readonly _tag: "Reject"; readonly reason: string | undefined }
-    ) =>
-      store.transaction(
-        Effect.gen(function* () {
-          if (action.status !== "PENDING_APPROVAL") return yield* notPending(platform, action)
-          const now = yield* DateTime.now
-          if (!(yield* actions.transition("PENDING_APPROVAL", { ...action, updatedAt: now }))) {
-            return yield* notPending(platform, action)
-          }
-          let decided: StoredAgentAction
-          if (decision._tag === "Reject") {
-            decided = {
-              ...action,
-              status: next(action.status, "REJECT"),
-              rejectionReason: decision.reason,
-              updatedAt: now
-            }
-          } else {
-            const outcome = yield* attempt(platform, action, now)
-            decided = Either.isRight(outcome)
-              ? {
-                  ...action,
-                  status: next(action.status, "APPROVE_EXECUTED"),
-                  transactionId: outcome.right,
-                  executed: true,
-                  updatedAt: now
-                }
-              : {
-                  ...action,
-                  status: next(action.status, "APPROVE_IMPOSSIBLE"),
-                  failureReason: outcome.left,
-                  updatedAt: now
-                }
-          }
-          if (!(yield* actions.transition("PENDING_APPROVAL", decided))) return yield* notPending(platform, action)
-          return decided
-        })
-      )
+    const { submit } = yield* AgentSubmission.make
+    const { decide } = yield* AgentApproval.make
 
     // The action of this agent (404 for an unknown agent, or an action of another agent).
     const actionOf = (platform: Platform.Platform, agentId: AgentId, actionId: AgentActionId) =>
@@ -454,26 +165,6 @@ export const layer = Layer.effect(
       Effect.flatMap(quotes.get(caller.platform, id), (quote) =>
         quote.agentId === caller.agent.id ? Effect.succeed(quote) : Effect.fail(PaymentErrors.QuoteNotFound.of(id))
       )
-
-    const transferSubmission = (
-      caller: AgentCaller,
-      type: "TRANSFER_OUT" | "TRANSFER_IN",
-      details: AgentTransferDetails & { readonly paymentRail?: string },
-      internalAccountId: string
-    ): Submission<TransferError> => {
-      const action = { agentId: caller.agent.id, type } as StoredAgentAction
-      return {
-        type,
-        accountId: internalAccountId,
-        amountMinor: BigInt(details.amount),
-        currency: details.currency,
-        quoteId: undefined,
-        transactionId: undefined,
-        transferDetails: details,
-        expiresAt: (now) => DateTime.addDuration(now, transferApprovalWindow),
-        execute: executeTransfer(caller.platform, action, details)
-      }
-    }
 
     return AgentActions.of({
       createQuote: Effect.fn("AgentActions.createQuote")(function* (
@@ -558,7 +249,9 @@ export const layer = Layer.effect(
           destinationAccountId: request.destination.accountId,
           ...(request.destination.paymentRail === undefined ? {} : { paymentRail: request.destination.paymentRail })
         }
-        return yield* submit(caller, transferSubmission(caller, "TRANSFER_OUT", details, source.id))
+        return yield* read(
+          submit(caller, AgentSubmission.transferSubmission(caller, "TRANSFER_OUT", details, source.id))
+        )
       }),
       transferIn: Effect.fn("AgentActions.transferIn")(function* (
         caller: AgentCaller,
@@ -586,7 +279,9 @@ export const layer = Layer.effect(
           sourceAccountId: request.source.accountId,
           destinationAccountId: request.destination.accountId
         }
-        return yield* submit(caller, transferSubmission(caller, "TRANSFER_IN", details, destination.id))
+        return yield* read(
+          submit(caller, AgentSubmission.transferSubmission(caller, "TRANSFER_IN", details, destination.id))
+        )
       }),
       getOwn: Effect.fn("AgentActions.getOwn")(function* (caller: AgentCaller, id: AgentActionId) {
         const found = yield* actions.findById(caller.platform.id, id)
@@ -645,6 +340,3 @@ export const layer = Layer.effect(
     })
   })
 )
-
-const isStoreFailure = (failure: unknown): failure is StoreFailure.StoreFailure =>
-  typeof failure === "object" && failure !== null && "_tag" in failure && failure._tag === "StoreFailure"

@@ -74,7 +74,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     delete: "MANAGE",
     issueDeviceCode: "MANAGE",
     deviceCodeStatus: "VIEW"
-  }
+  },
+  agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" }
 }
 
 const byRoute = (() => {
