@@ -1,10 +1,17 @@
 import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Clock, Context, Effect, Exit, FiberRef, LogLevel } from "effect"
 
-/** `GET /2025-10-13/customers 200 3.1ms`: the access line of one request, without its query string. */
+// An agent device code in a path is a credential (redeeming it yields an access token): logged as `{code}`.
+const deviceCodeSegment = /(\/agents\/device-codes\/)[^/]*/g
+
+/**
+ * `GET /2025-10-13/customers 200 3.1ms`: the access line of one request, without its query string and with any
+ * agent device code in the path replaced by `{code}`.
+ */
 export const line = (method: string, url: string, status: number, durationMillis: number): string => {
   const query = url.indexOf("?")
-  return `${method} ${query === -1 ? url : url.slice(0, query)} ${status} ${durationMillis.toFixed(1)}ms`
+  const path = (query === -1 ? url : url.slice(0, query)).replace(deviceCodeSegment, "$1{code}")
+  return `${method} ${path} ${status} ${durationMillis.toFixed(1)}ms`
 }
 
 /**

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest"
+import * as AccessLog from "../src/AccessLog.js"
+
+describe("AccessLog.line", () => {
+  it("logs the path without its query string", () => {
+    expect(AccessLog.line("GET", "/2025-10-13/customers?email=a%40b.example", 200, 3.14)).toBe(
+      "GET /2025-10-13/customers 200 3.1ms"
+    )
+  })
+
+  it("never logs an agent device code, which is a credential", () => {
+    expect(AccessLog.line("POST", "/2025-10-13/agents/device-codes/PAYRAIL-AGENT-X7K9-M2P4-H8QZ/redeem", 200, 1)).toBe(
+      "POST /2025-10-13/agents/device-codes/{code}/redeem 200 1.0ms"
+    )
+    expect(AccessLog.line("GET", "/agents/device-codes/PAYRAIL-AGENT-X7K9-M2P4-H8QZ/status?x=1", 404, 1)).toBe(
+      "GET /agents/device-codes/{code}/status 404 1.0ms"
+    )
+  })
+})
