@@ -36,10 +36,7 @@ const platformGet = async (path: string): Promise<Json> => {
   return (await response.json()) as Json
 }
 
-// The agent's operations (`/agents/me/internal-accounts`, `/agents/me/quotes`, …) and the approvals
-// (`GET /agents/approvals`, `POST …/approve`) come with the branches agents-me and agents-actions: until they are
-// merged the flow stops after `GET /agents/me` (404 on `/agents/me/internal-accounts`). Drop `.skip` on merge.
-describe.skip("examples/agent against the reference server", () => {
+describe("examples/agent against the reference server", () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "payrail-example-agent-"))
     server = await startServer({ PAYRAIL_STORAGE: "memory", PAYRAIL_DATA_DIR: dataDir })
