@@ -69,7 +69,8 @@ export const call = async <A>(
   path: string,
   options: { readonly body?: unknown; readonly idempotencyKey?: string } = {}
 ): Promise<A> => {
-  const response = await fetch(`${serverUrl()}${basePath}${path}`, {
+  const url = `${serverUrl()}${basePath}${path}`
+  const response = await fetch(url, {
     method,
     headers: {
       accept: "application/json",
@@ -78,6 +79,8 @@ export const call = async <A>(
       ...(options.idempotencyKey === undefined ? {} : { "idempotency-key": options.idempotencyKey })
     },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+  }).catch((cause: unknown) => {
+    throw new Error(`Cannot reach ${serverUrl()} (${String(cause)}): is the server running? See README.md.`)
   })
   const text = await response.text()
   const body: unknown = text === "" ? undefined : JSON.parse(text)
