@@ -43,6 +43,17 @@ import * as Statements from "./fixtures/Statements.js"
 
 const firstPage = { limit: 20, after: Option.none() }
 
+// Runs operations and records how many statements each sent, by name.
+const counter = () => {
+  const counts: Record<string, number> = {}
+  const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
+    Effect.map(Statements.executed(effect), ([result, statements]) => {
+      counts[name] = statements.length
+      return result
+    })
+  return { count, counts }
+}
+
 /**
  * How many statements each repository operation sends: the request path's budget. An operation that needs one
  * more round trip fails here, whatever the reason. Registered once per backend.
@@ -53,12 +64,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
     (it) => {
       it.effect("runs each repository operation in its fixed number of statements", () =>
         Effect.gen(function* () {
-          const counts: Record<string, number> = {}
-          const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
-            Effect.map(Statements.executed(effect), ([result, statements]) => {
-              counts[name] = statements.length
-              return result
-            })
+          const { count, counts } = counter()
 
           const platforms = yield* PlatformRepo.PlatformRepo
           const platform = Fixtures.platform()
@@ -380,12 +386,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
 
       it.effect("runs each agents repository operation in its fixed number of statements", () =>
         Effect.gen(function* () {
-          const counts: Record<string, number> = {}
-          const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
-            Effect.map(Statements.executed(effect), ([result, statements]) => {
-              counts[name] = statements.length
-              return result
-            })
+          const { count, counts } = counter()
           const platform = yield* Fixtures.insertPlatform
           const agents = yield* AgentRepo.AgentRepo
           const agent = AgentFixtures.agent(platform.id)

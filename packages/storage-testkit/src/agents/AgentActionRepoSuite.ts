@@ -3,8 +3,8 @@ import { DateTime, Effect, Either, Option } from "effect"
 import { type AgentAction, AgentActionRepo, Page, type Platform, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
-import { PaymentFixtures } from "../payments/index.js"
 import * as AgentFixtures from "./AgentFixtures.js"
+import { pagedIds } from "./PagedIds.js"
 
 const firstPage = (limit = 100): Page.PageRequest => ({ limit, after: Option.none() })
 
@@ -15,19 +15,9 @@ const listed = (
   order: "asc" | "desc",
   limit: number
 ) =>
-  Effect.gen(function* () {
-    const repo = yield* AgentActionRepo.AgentActionRepo
-    const pages = yield* PaymentFixtures.allPages((page) => repo.list(platformId, filter, page, order), limit)
-    const total = pages[0]?.totalCount
-    for (const page of pages) {
-      expect(page.totalCount).toBe(total)
-      expect(page.nextCursor !== undefined).toBe(page.hasMore)
-      expect(page.data.length).toBeLessThanOrEqual(limit)
-    }
-    const ids = pages.flatMap((page) => page.data.map((action) => action.id))
-    expect(total).toBe(ids.length)
-    return ids
-  })
+  Effect.flatMap(AgentActionRepo.AgentActionRepo, (repo) =>
+    pagedIds((page) => repo.list(platformId, filter, page, order), limit)
+  )
 
 const inOrder = (actions: ReadonlyArray<AgentAction.StoredAgentAction>, order: "asc" | "desc") => {
   const newestFirst = [...actions].sort((a, b) => Page.compareNewestFirst(a, b)).map((action) => action.id)

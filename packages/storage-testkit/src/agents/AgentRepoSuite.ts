@@ -3,8 +3,8 @@ import { DateTime, Effect, Either, Option } from "effect"
 import { type Agent, AgentRepo, Page, type Platform, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
-import { PaymentFixtures } from "../payments/index.js"
 import * as AgentFixtures from "./AgentFixtures.js"
+import { pagedIds } from "./PagedIds.js"
 
 const firstPage = (limit = 100): Page.PageRequest => ({ limit, after: Option.none() })
 
@@ -13,19 +13,7 @@ const concurrently = <A, E, R>(effects: ReadonlyArray<Effect.Effect<A, E, R>>) =
 
 // Every page of an agent list, `limit` rows at a time, each page's invariants checked; the ids in order.
 const listed = (platformId: Platform.PlatformId, filter: Agent.AgentFilter, limit: number) =>
-  Effect.gen(function* () {
-    const repo = yield* AgentRepo.AgentRepo
-    const pages = yield* PaymentFixtures.allPages((page) => repo.list(platformId, filter, page), limit)
-    const total = pages[0]?.totalCount
-    for (const page of pages) {
-      expect(page.totalCount).toBe(total)
-      expect(page.nextCursor !== undefined).toBe(page.hasMore)
-      expect(page.data.length).toBeLessThanOrEqual(limit)
-    }
-    const ids = pages.flatMap((page) => page.data.map((agent) => agent.id))
-    expect(total).toBe(ids.length)
-    return ids
-  })
+  Effect.flatMap(AgentRepo.AgentRepo, (repo) => pagedIds((page) => repo.list(platformId, filter, page), limit))
 
 const newestFirst = (agents: ReadonlyArray<Agent.AgentRecord>): ReadonlyArray<string> =>
   [...agents].sort((a, b) => Page.compareNewestFirst(a, b)).map((agent) => agent.id)
