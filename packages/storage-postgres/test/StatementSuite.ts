@@ -1,9 +1,13 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
 import {
+  AgentActionRepo,
+  AgentRepo,
+  AgentUsageRepo,
   ApiTokenRepo,
   AuthMethodRepo,
   AuthSessionRepo,
+  type Customer,
   CustomerRepo,
   DomainEvent,
   ExternalAccount,
@@ -27,6 +31,7 @@ import {
 } from "@payrail/core"
 import {
   AccountFixtures,
+  AgentFixtures,
   Fixtures,
   LedgerFixtures,
   PaymentFixtures,
@@ -38,6 +43,17 @@ import * as Statements from "./fixtures/Statements.js"
 
 const firstPage = { limit: 20, after: Option.none() }
 
+// Runs operations and records how many statements each sent, by name.
+const counter = () => {
+  const counts: Record<string, number> = {}
+  const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
+    Effect.map(Statements.executed(effect), ([result, statements]) => {
+      counts[name] = statements.length
+      return result
+    })
+  return { count, counts }
+}
+
 /**
  * How many statements each repository operation sends: the request path's budget. An operation that needs one
  * more round trip fails here, whatever the reason. Registered once per backend.
@@ -48,12 +64,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
     (it) => {
       it.effect("runs each repository operation in its fixed number of statements", () =>
         Effect.gen(function* () {
-          const counts: Record<string, number> = {}
-          const count = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
-            Effect.map(Statements.executed(effect), ([result, statements]) => {
-              counts[name] = statements.length
-              return result
-            })
+          const { count, counts } = counter()
 
           const platforms = yield* PlatformRepo.PlatformRepo
           const platform = Fixtures.platform()
@@ -369,6 +380,76 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "transactions.list by a text no row holds": 0,
             "transactions.transition": 1,
             "unitOfWork.transaction of nothing": 0
+          })
+        })
+      )
+
+      it.effect("runs each agents repository operation in its fixed number of statements", () =>
+        Effect.gen(function* () {
+          const { count, counts } = counter()
+          const platform = yield* Fixtures.insertPlatform
+          const agents = yield* AgentRepo.AgentRepo
+          const agent = AgentFixtures.agent(platform.id)
+          yield* count("agents.insert", agents.insert(agent))
+          yield* count("agents.findById", agents.findById(platform.id, agent.id))
+          yield* count("agents.list", agents.list(platform.id, { customerId: agent.customerId }, firstPage))
+          yield* count(
+            "agents.list matching nothing",
+            agents.list(platform.id, { customerId: "\u0000" as Customer.CustomerId }, firstPage)
+          )
+          yield* count("agents.update", agents.update({ ...agent, name: "Renamed" }, 1))
+          const code = AgentFixtures.deviceCode(agent)
+          yield* count("agents.insertDeviceCode", agents.insertDeviceCode(code))
+          yield* count("agents.findDeviceCode", agents.findDeviceCode(code.codeHash))
+          const token = AgentFixtures.hash()
+          yield* count("agents.redeemDeviceCode", agents.redeemDeviceCode(code.codeHash, token, Fixtures.at(1)))
+          yield* count("agents.findByTokenHash", agents.findByTokenHash(token))
+          yield* count("agents.delete", agents.delete(platform.id, agent.id, Fixtures.at(2)))
+
+          const usage = yield* AgentUsageRepo.AgentUsageRepo
+          const today = { day: "2026-01-01", month: "2026-01" }
+          yield* count("agentUsage.current", usage.current(platform.id, agent.id, today))
+          const charge = {
+            ...today,
+            amountMinor: 100n,
+            dailyLimitMinor: 1_000n,
+            dailyCountLimit: 5,
+            monthlyLimitMinor: undefined
+          }
+          yield* count("agentUsage.charge", usage.charge(platform.id, agent.id, charge))
+          yield* count("agentUsage.rescale", usage.rescale(platform.id, agent.id, { numerator: 1n, denominator: 2n }))
+
+          const actions = yield* AgentActionRepo.AgentActionRepo
+          const action = AgentFixtures.quoteAction(agent)
+          yield* count("agentActions.insert", actions.insert(action))
+          yield* count("agentActions.findById", actions.findById(platform.id, action.id))
+          const transactionId = action.transactionId ?? AgentFixtures.transactionId()
+          yield* count("agentActions.findByTransactionId", actions.findByTransactionId(platform.id, transactionId))
+          yield* count("agentActions.list", actions.list(platform.id, { agentId: agent.id }, firstPage, "asc"))
+          yield* count(
+            "agentActions.transition",
+            actions.transition("PENDING_APPROVAL", { ...action, status: "REJECTED", rejectionReason: "no" })
+          )
+
+          expect(counts).toEqual({
+            "agents.insert": 1,
+            "agents.findById": 1,
+            "agents.list": 2,
+            "agents.list matching nothing": 0,
+            "agents.update": 1,
+            "agents.insertDeviceCode": 1,
+            "agents.findDeviceCode": 1,
+            "agents.redeemDeviceCode": 1,
+            "agents.findByTokenHash": 1,
+            "agents.delete": 1,
+            "agentUsage.current": 1,
+            "agentUsage.charge": 1,
+            "agentUsage.rescale": 1,
+            "agentActions.insert": 1,
+            "agentActions.findById": 1,
+            "agentActions.findByTransactionId": 1,
+            "agentActions.list": 2,
+            "agentActions.transition": 1
           })
         })
       )

@@ -1,6 +1,9 @@
 import { describe, layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "@payrail/core"
+import * as AgentActionRepoSuite from "./agents/AgentActionRepoSuite.js"
+import * as AgentRepoSuite from "./agents/AgentRepoSuite.js"
+import * as AgentUsageRepoSuite from "./agents/AgentUsageRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
@@ -60,7 +63,10 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "beneficial owners": BeneficialOwnerSuite,
       "document files": DocumentStoreSuite,
       verifications: VerificationSuite,
-      "kyc links": KycLinkSuite
+      "kyc links": KycLinkSuite,
+      agents: AgentRepoSuite,
+      "agent usage": AgentUsageRepoSuite,
+      "agent actions": AgentActionRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -1,3 +1,4 @@
+export * as AgentFixtures from "./agents/AgentFixtures.js"
 export * as AccountFixtures from "./accounts/AccountFixtures.js"
 export * as Fixtures from "./Fixtures.js"
 export * as LedgerFixtures from "./ledger/LedgerFixtures.js"

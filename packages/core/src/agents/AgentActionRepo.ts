@@ -16,7 +16,7 @@ export class AgentActionRepo extends Context.Tag("@payrail/core/AgentActionRepo"
       platformId: Platform.PlatformId,
       id: AgentActionId
     ) => Effect.Effect<Option.Option<StoredAgentAction>, StoreFailure.StoreFailure>
-    /** The action about this transaction (an agent's quote execution or transfer), if any. */
+    /** The action about this transaction (an agent's quote execution or transfer), if any: the newest if several. */
     readonly findByTransactionId: (
       platformId: Platform.PlatformId,
       transactionId: Transaction.TransactionId

@@ -13,7 +13,7 @@ const matches = (action: AgentAction.StoredAgentAction, filter: AgentAction.Agen
 
 /**
  * `AgentActionRepo` in memory, with the SQL adapter's rules: an id is inserted once; reads are scoped to the
- * platform; `transition` stores the next state only while the status is `from`, in one atomic write; lists page by
+ * platform; `findByTransactionId` answers the newest action about the transaction; `transition` stores the next state only while the status is `from`, in one atomic write; lists page by
  * `(createdAt, id)` in either order, with the total.
  */
 export const layer: Layer.Layer<AgentActionRepo.AgentActionRepo, never, MemoryState> = Layer.effect(
@@ -31,9 +31,9 @@ export const layer: Layer.Layer<AgentActionRepo.AgentActionRepo, never, MemorySt
       findByTransactionId: (platformId, transactionId) =>
         Effect.sync(() =>
           Option.fromNullable(
-            Array.from(rows.values()).find(
-              (row) => row.platformId === platformId && row.transactionId === transactionId
-            )
+            Array.from(rows.values())
+              .filter((row) => row.platformId === platformId && row.transactionId === transactionId)
+              .sort((a, b) => Page.compareNewestFirst(keyOf(a), keyOf(b)))[0]
           )
         ),
       list: (platformId, filter, page, sortOrder) =>

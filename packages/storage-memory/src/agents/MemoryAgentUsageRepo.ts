@@ -36,7 +36,8 @@ const counters = ({ platformId: _, ...rest }: Row): AgentUsageRepo.UsageCounters
 
 /**
  * `AgentUsageRepo` in memory: `charge` reads, checks every limit and adds in one atomic write, so concurrent
- * charges never pass a limit; a failed unit of work undoes its charges.
+ * charges never pass a limit; a failed unit of work undoes its charges. Counters are scoped to the agent's platform:
+ * another platform reads zero, and its charges are refused and its rescales ignored.
  */
 export const layer: Layer.Layer<AgentUsageRepo.AgentUsageRepo, never, MemoryState> = Layer.effect(
   AgentUsageRepo.AgentUsageRepo,
@@ -55,8 +56,10 @@ export const layer: Layer.Layer<AgentUsageRepo.AgentUsageRepo, never, MemoryStat
         }),
       charge: (platformId, agentId, charge) =>
         state.write((): readonly [AgentUsageRepo.UsageCounters | undefined, () => void] => {
-          const row = own(platformId, agentId)
-          const before = asOf(row === undefined ? undefined : counters(row), charge.day, charge.month)
+          const stored = rows.get(agentId)
+          // Another platform's agent is never charged (nor overwritten): refused, as the SQL adapter's guard does.
+          if (stored !== undefined && stored.platformId !== platformId) return [undefined, () => {}]
+          const before = asOf(stored === undefined ? undefined : counters(stored), charge.day, charge.month)
           const after: AgentUsageRepo.UsageCounters = {
             day: charge.day,
             dailySpendMinor: before.dailySpendMinor + charge.amountMinor,

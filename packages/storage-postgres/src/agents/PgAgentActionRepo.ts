@@ -137,7 +137,7 @@ export const make: Effect.Effect<
     Result: Row,
     execute: ({ platformId, transactionId }) =>
       sql`${sql.unsafe(select)} WHERE platform_id = ${platformId} AND transaction_id = ${transactionId}
-          ORDER BY created_at DESC LIMIT 1`
+          ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT 1`
   })
 
   const matching = ({ filter, platformId }: typeof Listing.Encoded): Array<Fragment> => {

@@ -62,9 +62,12 @@ const columns = `id, platform_id AS "platformId", customer_id AS "customerId", n
  * - `update` is one `UPDATE … WHERE version = expected`: of concurrent updates from one version exactly one applies.
  * - `delete` is one statement that marks the agent deleted, drops its token hash and invalidates its open codes.
  * - `insertDeviceCode` is one statement that invalidates the agent's open codes and inserts the new one.
- * - `redeemDeviceCode` is one statement: the agent's `UPDATE` (guarded by the code's validity and `NOT
- *   is_connected`) and then the code's; a concurrent redeem waits for the agent's row lock and then finds it
- *   connected, so exactly one wins, and a refused redeem changes nothing.
+ * - `redeemDeviceCode` is one statement that locks the agent's row (live and not connected), then the code's (open
+ *   and unexpired, both conditions checked again on the rows' latest versions once locked), then marks both. Every
+ *   statement that changes an agent's codes takes the agent's row first (`delete`) or only the codes'
+ *   (`insertDeviceCode`), so none deadlocks: of concurrent redeems exactly one wins, a redeem racing a new code
+ *   either redeems before it (the new one then finds no open code to replace) or finds its code invalidated, and
+ *   a refused redeem changes nothing.
  */
 export const make: Effect.Effect<Context.Tag.Service<AgentRepo.AgentRepo>, never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
@@ -179,17 +182,25 @@ export const make: Effect.Effect<Context.Tag.Service<AgentRepo.AgentRepo>, never
       Request: Schema.Struct({ codeHash: Schema.String, tokenHash: Schema.String, at: Schema.DateTimeUtc }),
       Result: Returned,
       execute: ({ at, codeHash, tokenHash }) =>
-        sql`WITH connected AS (
-            UPDATE agents AS a SET is_connected = true, token_hash = ${tokenHash},
-              updated_at = ${at}::timestamptz, version = a.version + 1
-            FROM agent_device_codes AS c
-            WHERE c.code_hash = ${codeHash} AND c.redeemed_at IS NULL AND c.invalidated_at IS NULL
-              AND c.expires_at > ${at}::timestamptz
-              AND a.id = c.agent_id AND a.platform_id = c.platform_id AND a.deleted_at IS NULL AND NOT a.is_connected
-            RETURNING a.id
+        sql`WITH code AS MATERIALIZED (
+            SELECT agent_id, platform_id FROM agent_device_codes WHERE code_hash = ${codeHash}
+          ), agent AS MATERIALIZED (
+            SELECT a.id FROM agents AS a JOIN code AS c ON a.id = c.agent_id AND a.platform_id = c.platform_id
+            WHERE a.deleted_at IS NULL AND NOT a.is_connected
+            FOR UPDATE OF a
+          ), open AS MATERIALIZED (
+            SELECT code_hash, agent_id FROM agent_device_codes
+            WHERE code_hash = ${codeHash} AND redeemed_at IS NULL AND invalidated_at IS NULL
+              AND expires_at > ${at}::timestamptz AND agent_id IN (SELECT id FROM agent)
+            FOR UPDATE
+          ), connected AS (
+            UPDATE agents SET is_connected = true, token_hash = ${tokenHash}, updated_at = ${at}::timestamptz,
+              version = version + 1
+            WHERE id IN (SELECT agent_id FROM open)
+            RETURNING id
           )
           UPDATE agent_device_codes SET redeemed_at = ${at}::timestamptz
-          WHERE code_hash = ${codeHash} AND EXISTS (SELECT 1 FROM connected)
+          WHERE code_hash IN (SELECT code_hash FROM open) AND EXISTS (SELECT 1 FROM connected)
           RETURNING code_hash AS id`
     })
 

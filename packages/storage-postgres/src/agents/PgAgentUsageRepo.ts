@@ -24,6 +24,7 @@ const limitText = (limit: bigint | number | undefined): string | null => (limit 
  * conflicting row is locked and the guard evaluated on its latest version, so concurrent charges apply one after
  * another and never pass a limit; a refused charge returns no row and changes nothing. Counters of another day
  * (month) than the charge's count from zero inside the same statement, so a rollover needs no separate reset.
+ * Every statement is scoped by `platform_id`: another platform reads zero, and its charges are refused.
  */
 export const make: Effect.Effect<
   Context.Tag.Service<AgentUsageRepo.AgentUsageRepo>,

@@ -1,0 +1,2 @@
+/** The payment fixtures, for the suites of other contexts. */
+export * as PaymentFixtures from "./PaymentFixtures.js"
