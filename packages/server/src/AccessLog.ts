@@ -1,16 +1,21 @@
 import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Clock, Context, Effect, Exit, FiberRef, LogLevel } from "effect"
 
-// An agent device code in a path is a credential (redeeming it yields an access token): logged as `{code}`.
+// An agent device code in a path is a credential (redeeming it yields an access token): logged as `{code}`. So is
+// the secret of a hosted verification page (`/verify/<secret>`, whoever holds it submits the customer's packet):
+// logged as `{secret}`.
 const deviceCodeSegment = /(\/agents\/device-codes\/)[^/]*/g
+const verificationPageSegment = /(\/verify\/)[^/]*/g
 
 /**
  * `GET /2025-10-13/customers 200 3.1ms`: the access line of one request, without its query string and with any
- * agent device code in the path replaced by `{code}`.
+ * agent device code in the path replaced by `{code}` and any hosted verification page's secret by `{secret}`.
  */
 export const line = (method: string, url: string, status: number, durationMillis: number): string => {
   const query = url.indexOf("?")
-  const path = (query === -1 ? url : url.slice(0, query)).replace(deviceCodeSegment, "$1{code}")
+  const path = (query === -1 ? url : url.slice(0, query))
+    .replace(deviceCodeSegment, "$1{code}")
+    .replace(verificationPageSegment, "$1{secret}")
   return `${method} ${path} ${status} ${durationMillis.toFixed(1)}ms`
 }
 

@@ -16,4 +16,14 @@ describe("AccessLog.line", () => {
       "GET /agents/device-codes/{code}/status 404 1.0ms"
     )
   })
+
+  it("never logs the secret of a hosted verification page, whose holder can submit the customer's packet", () => {
+    expect(AccessLog.line("GET", "/verify/kyc_Zm9vYmFyYmF6", 200, 2)).toBe("GET /verify/{secret} 200 2.0ms")
+    expect(AccessLog.line("POST", "/mount/verify/kyc_Zm9vYmFyYmF6/documents?step=2", 303, 2)).toBe(
+      "POST /mount/verify/{secret}/documents 303 2.0ms"
+    )
+    expect(AccessLog.line("GET", "/2025-10-13/verifications/Verification:1", 200, 2)).toBe(
+      "GET /2025-10-13/verifications/Verification:1 200 2.0ms"
+    )
+  })
 })

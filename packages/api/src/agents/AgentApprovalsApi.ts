@@ -3,13 +3,13 @@ import { Schema } from "effect"
 import { Agent, AgentAction, AgentErrors, Customer, FieldFormat, Transaction } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { TransactionsApi } from "../payments/index.js"
+import { AgentNotFoundBody } from "./AgentsApi.js"
 import { Authentication } from "../platforms/index.js"
 
 const { wire } = ErrorBody
 const { reportFieldErrors } = FieldErrorReport
 
 /** 404 `NOT_FOUND`: no live agent with this id on the platform. */
-export const AgentNotFoundBody = wire(AgentErrors.AgentNotFound, 404, "No such agent on this platform")
 /** 404 `NOT_FOUND`: no action with this id for this agent. */
 export const AgentActionNotFoundBody = wire(AgentErrors.AgentActionNotFound, 404, "No such action of this agent")
 /** 409 `CONFLICT` (`action_not_pending`): the action was decided already; a repeated approve or reject lands here. */
