@@ -18,7 +18,7 @@ import type { AgentAction, AgentActionFilter, AgentActionId, StoredAgentAction }
 import { AgentActionRepo } from "./AgentActionRepo.js"
 import * as AgentActionViews from "./AgentActionViews.js"
 import * as AgentApproval from "./AgentApproval.js"
-import type { AgentCaller } from "./AgentCaller.js"
+import { type AgentCaller, requirePermission } from "./AgentCaller.js"
 import {
   AgentActionNotFound,
   AgentActionNotPending,
@@ -173,7 +173,7 @@ export const layer = Layer.effect(
         request: QuoteRequest.CreateQuoteRequest
       ) {
         const { agent, platform } = caller
-        yield* AgentScope.requirePermission(caller, "CREATE_QUOTES")
+        yield* requirePermission(caller, "CREATE_QUOTES")
         if (request.source.sourceType !== "ACCOUNT" || !AgentScope.isInternal(request.source.accountId)) {
           return yield* AgentScope.invalid("source.accountId", "must be an internal account of the agent's customer")
         }
@@ -201,7 +201,7 @@ export const layer = Layer.effect(
         return yield* ownQuote(caller, id)
       }),
       executeQuote: Effect.fn("AgentActions.executeQuote")(function* (caller: AgentCaller, id: Quote.QuoteId) {
-        yield* AgentScope.requirePermission(caller, "EXECUTE_QUOTES")
+        yield* requirePermission(caller, "EXECUTE_QUOTES")
         const quote = yield* ownQuote(caller, id)
         const now = yield* DateTime.now
         if (QuoteLifetime.hasLapsed(quote, now)) {

@@ -11,8 +11,7 @@ import { CustomerErrors } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import { PaymentErrors, type Transaction, type TransactionRepo, Transactions } from "../payments/index.js"
 import type { AgentPermissionDenied } from "./AgentErrors.js"
-import type { AgentCaller } from "./AgentCaller.js"
-import { requirePermission } from "./AgentScope.js"
+import { type AgentCaller, requirePermission } from "./AgentCaller.js"
 
 /** Filters of `GET /agents/me/external-accounts`. */
 export interface AgentExternalAccountFilter {

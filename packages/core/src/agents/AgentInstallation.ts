@@ -1,12 +1,5 @@
 import { DateTime, Effect, Option, Redacted } from "effect"
-import {
-  Ids,
-  PlatformTime,
-  type RateLimited,
-  type RateLimiter,
-  type StoreFailure,
-  UnitOfWork
-} from "../kernel/index.js"
+import { Ids, PlatformTime, type RateLimiter, UnitOfWork } from "../kernel/index.js"
 import { PlatformErrors, PlatformRepo, SandboxClock } from "../platforms/index.js"
 import * as AgentAccessLimits from "./AgentAccessLimits.js"
 import type { AgentCaller } from "./AgentCaller.js"
@@ -14,6 +7,7 @@ import { AgentDeviceCodeRedeemResponse, type StoredDeviceCode } from "./AgentDev
 import * as AgentDeviceCodes from "./AgentDeviceCodes.js"
 import { DeviceCodeNotFound, DeviceCodeUnusable } from "./AgentErrors.js"
 import { AgentRepo } from "./AgentRepo.js"
+import type { Agents } from "./Agents.js"
 import * as AgentToken from "./AgentToken.js"
 
 /**
@@ -21,21 +15,7 @@ import * as AgentToken from "./AgentToken.js"
  * token, and checking that token on every agent request. Both count their failures against the source address
  * (`AgentAccessLimits`); neither ever logs a code or a token.
  */
-export interface AgentInstallation {
-  /** See `Agents.redeem`. */
-  readonly redeem: (
-    code: string,
-    sourceAddress?: string
-  ) => Effect.Effect<
-    AgentDeviceCodeRedeemResponse,
-    DeviceCodeNotFound | DeviceCodeUnusable | RateLimited.RateLimited | StoreFailure.StoreFailure
-  >
-  /** See `Agents.authenticate`. */
-  readonly authenticate: (
-    accessToken: Redacted.Redacted<string>,
-    sourceAddress?: string
-  ) => Effect.Effect<AgentCaller, PlatformErrors.Unauthenticated | RateLimited.RateLimited | StoreFailure.StoreFailure>
-}
+export type AgentInstallation = Pick<Agents["Type"], "redeem" | "authenticate">
 
 /** Why a stored code cannot be redeemed at `now` (the platform's time), if it cannot. */
 export const unusable = (code: StoredDeviceCode, now: DateTime.Utc): DeviceCodeUnusable | undefined =>

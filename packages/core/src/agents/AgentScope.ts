@@ -3,12 +3,9 @@ import { AccountErrors, ExternalAccountRepo, InternalAccountRepo, type InternalA
 import type { ExternalAccount } from "../accounts/index.js"
 import type { Customer } from "../customers/index.js"
 import { InvalidInput, type StoreFailure } from "../kernel/index.js"
-import type { FxRateCache, PricingErrors } from "../payments/index.js"
+import { type FxRateCache, PaymentPosting, type PricingErrors } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { AgentRecord } from "./Agent.js"
-import type { AgentCaller } from "./AgentCaller.js"
-import { AgentPermissionDenied } from "./AgentErrors.js"
-import type { Permission } from "./AgentPolicy.js"
 import * as AgentPolicyDecision from "./AgentPolicyDecision.js"
 import * as PolicyCurrency from "./PolicyCurrency.js"
 
@@ -17,15 +14,8 @@ import * as PolicyCurrency from "./PolicyCurrency.js"
  * if they did not exist), and only what its policy's permissions grant (403 otherwise).
  */
 
-/** Succeeds when the caller's policy grants `permission`, else 403 `FORBIDDEN` (`requires_permission`). */
-export const requirePermission = (
-  caller: AgentCaller,
-  permission: Permission
-): Effect.Effect<void, AgentPermissionDenied> =>
-  caller.agent.policy.permissions.includes(permission) ? Effect.void : Effect.fail(AgentPermissionDenied.of(permission))
-
-/** Whether an account id names an internal account (by its prefix). */
-export const isInternal = (accountId: string): boolean => accountId.startsWith("InternalAccount:")
+/** Whether an account id names an internal account (by its prefix): the payments context's own test. */
+export const isInternal: (accountId: string) => boolean = PaymentPosting.isInternalAccountId
 
 /** The internal account `accountId` of the agent's customer; 404 for any other (another customer's, the platform's). */
 export const ownInternalAccount = (

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { ExternalAccountRepo, InternalAccountRepo } from "../accounts/index.js"
 import type { TransferRequest } from "../payments/index.js"
-import type { AgentCaller } from "./AgentCaller.js"
+import { type AgentCaller, requirePermission } from "./AgentCaller.js"
 import * as AgentScope from "./AgentScope.js"
 import { transferSubmission } from "./AgentSubmission.js"
 
@@ -18,7 +18,7 @@ type Accounts = InternalAccountRepo.InternalAccountRepo | ExternalAccountRepo.Ex
 export const outOf = (caller: AgentCaller, request: TransferRequest.TransferOutRequest) =>
   Effect.gen(function* () {
     const { agent, platform } = caller
-    yield* AgentScope.requirePermission(caller, "CREATE_TRANSFERS")
+    yield* requirePermission(caller, "CREATE_TRANSFERS")
     if (request.amount === undefined) return yield* AgentScope.invalid("amount", "is required for an agent")
     if (!AgentScope.isInternal(request.source.accountId)) {
       return yield* AgentScope.invalid("source.accountId", "must be an internal account of the agent's customer")
@@ -42,7 +42,7 @@ export const outOf = (caller: AgentCaller, request: TransferRequest.TransferOutR
 export const inOf = (caller: AgentCaller, request: TransferRequest.TransferInRequest) =>
   Effect.gen(function* () {
     const { agent, platform } = caller
-    yield* AgentScope.requirePermission(caller, "CREATE_TRANSFERS")
+    yield* requirePermission(caller, "CREATE_TRANSFERS")
     if (request.amount === undefined) return yield* AgentScope.invalid("amount", "is required for an agent")
     if (AgentScope.isInternal(request.source.accountId)) {
       return yield* AgentScope.invalid("source.accountId", "must be an external account that can be pulled")
