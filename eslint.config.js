@@ -38,6 +38,22 @@ export default tseslint.config(
     }
   },
   {
+    // The platform packages' indexes load every module they have, Swagger UI's 4 MB bundle among them, into every
+    // process that imports one name from them; the packages import the modules they use.
+    files: ["packages/*/src/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@effect/platform", message: 'Import the module itself: "@effect/platform/HttpApi".' },
+            { name: "@effect/platform-node", message: 'Import the module itself: "@effect/platform-node/NodeContext".' }
+          ]
+        }
+      ]
+    }
+  },
+  {
     files: ["packages/core/src/**/*.ts"],
     rules: {
       "no-restricted-imports": [

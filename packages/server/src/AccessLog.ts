@@ -1,4 +1,6 @@
-import { type HttpApp, HttpServerError, HttpServerRequest } from "@effect/platform"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Clock, Context, Effect, Exit, FiberRef, LogLevel } from "effect"
 
 // An agent device code in a path is a credential (redeeming it yields an access token): logged as `{code}`. So is

@@ -1,4 +1,6 @@
-import { FileSystem, Path, type Error as PlatformError } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import type * as PlatformError from "@effect/platform/Error"
 import { Effect, Option, type ParseResult, Redacted, Schema } from "effect"
 import { type Errors, Platforms, WebhookSecrets } from "@payrail/core"
 

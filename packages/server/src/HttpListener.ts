@@ -1,4 +1,5 @@
-import { type HttpApp, HttpServerResponse } from "@effect/platform"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Context, Effect, Layer } from "effect"
 import { createServer, type Server } from "node:http"
 import { answerClientErrors } from "./ClientErrors.js"

@@ -1,4 +1,4 @@
-import type { HttpApp } from "@effect/platform"
+import type * as HttpApp from "@effect/platform/HttpApp"
 import { Context, type Duration, Effect, Layer, Option, Ref, Schedule } from "effect"
 import { Listener } from "./HttpListener.js"
 

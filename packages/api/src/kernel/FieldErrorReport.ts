@@ -1,4 +1,4 @@
-import type { HttpApiError } from "@effect/platform"
+import type * as HttpApiError from "@effect/platform/HttpApiError"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { FieldError } from "@payrail/core"
 

@@ -1,4 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"

@@ -1,4 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Errors, PlatformConfigUpdate, PlatformConfigView } from "@payrail/core"
 import { ErrorBody, FieldErrorReport } from "../kernel/index.js"
 import * as Authentication from "./Authentication.js"

@@ -1,14 +1,9 @@
-import {
-  type HttpApi,
-  HttpApiBuilder,
-  HttpApiScalar,
-  HttpBody,
-  HttpServerRequest,
-  HttpServerResponse,
-  type HttpApp
-} from "@effect/platform"
-import { Effect, Layer } from "effect"
-import { PayrailApi } from "@payrail/api"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect, type Layer, Scope } from "effect"
 
 /** Where the API reference page is served, beside `/openapi.json`. */
 export const docsPath = "/docs"
@@ -57,19 +52,37 @@ const rewrite = (response: HttpServerResponse.HttpServerResponse): HttpServerRes
   return HttpServerResponse.setBody(response, next)
 }
 
-const servePageFromItsMountPoint = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.method === "GET" && (request.url === docsPath || request.url.startsWith(`${docsPath}?`))
-      ? Effect.map(app, (response) => (response.status === 200 ? rewrite(response) : response))
-      : app
+// What the page is configured with: no web fonts from Scalar's servers; an empty icon, so browsers do not ask the
+// host app for `/favicon.ico`.
+const scalar = { withDefaultFonts: false, favicon: "data:," } as const
+
+/*
+ * Scalar's renderer is about 7 MB of JavaScript, held twice in the heap (module source and string) and a third time
+ * in the built page: 20 MB the server would otherwise carry from its start, where the heap cap makes every megabyte
+ * cost collections under load. So the module is imported, and the page built, on the first visit only.
+ */
+const loadPage = (api: HttpApi.HttpApi.Any) =>
+  Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+    Effect.flatMap((Scalar) =>
+      HttpLayerRouter.toHttpEffect(Scalar.layerHttpLayerRouter({ api, path: docsPath, scalar }))
+    )
   )
 
 /**
  * The API reference page at `/docs` (Scalar, bundled: no CDN, no web fonts, nothing fetched from elsewhere). Its
  * "try it" requests go to the prefix the API is mounted under.
  */
-export const layer: Layer.Layer<never, never, HttpApi.Api> = Layer.mergeAll(
-  // No web fonts from Scalar's servers; an empty icon, so browsers do not ask the host app for `/favicon.ico`.
-  HttpApiScalar.layer({ path: docsPath, scalar: { withDefaultFonts: false, favicon: "data:," } }),
-  HttpApiBuilder.middleware(PayrailApi.PayrailApi, servePageFromItsMountPoint)
+export const layer: Layer.Layer<never, never, HttpApi.Api> = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function* () {
+    const { api } = yield* HttpApi.Api
+    const scope = yield* Effect.scope
+    const page = yield* Effect.cached(Scope.extend(loadPage(api), scope))
+    yield* router.get(
+      docsPath,
+      Effect.flatMap(page, (app) => Effect.scoped(app)).pipe(
+        Effect.map((response) => (response.status === 200 ? rewrite(response) : response)),
+        Effect.orDie
+      )
+    )
+  })
 )

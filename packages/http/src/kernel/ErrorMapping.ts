@@ -1,12 +1,10 @@
-import {
-  HttpApiBuilder,
-  HttpApiError,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse,
-  type HttpApp,
-  HttpIncomingMessage
-} from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { DocumentLimits, Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"

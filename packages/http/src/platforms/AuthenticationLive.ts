@@ -1,4 +1,5 @@
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer } from "effect"
 import { Caller, Authentication as CoreAuthentication } from "@payrail/core"
 import { Authentication } from "@payrail/api"

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Duration, Effect, type Layer, Option } from "effect"
 import { AgentCaller, Caller, PlatformTime, SandboxClock } from "@payrail/core"
 

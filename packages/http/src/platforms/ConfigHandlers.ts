@@ -1,4 +1,5 @@
-import { HttpApiBuilder, type HttpApiGroup } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, type Layer } from "effect"
 import { Caller, PlatformConfigView, PlatformSettings } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"

@@ -1,4 +1,4 @@
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Context, Option } from "effect"
 import ipaddr from "ipaddr.js"
 import proxyAddr from "proxy-addr"

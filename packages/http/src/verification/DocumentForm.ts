@@ -1,4 +1,4 @@
-import type { Multipart } from "@effect/platform"
+import type * as Multipart from "@effect/platform/Multipart"
 import { Chunk, Effect, Option, ParseResult, Schema, type Scope, Stream } from "effect"
 import { DocumentErrors, type DocumentRequest, FieldError, InvalidInput } from "@payrail/core"
 

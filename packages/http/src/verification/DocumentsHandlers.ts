@@ -1,4 +1,6 @@
-import { HttpApiBuilder, type HttpApiGroup, type Multipart } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as Multipart from "@effect/platform/Multipart"
 import { Effect, type Layer, type Schema, type Stream } from "effect"
 import { Caller, DocumentErrors, DocumentLimits, DocumentRequest, Documents } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"

@@ -1,11 +1,9 @@
-import {
-  HttpApiBuilder,
-  HttpIncomingMessage,
-  HttpRouter,
-  HttpServerRequest,
-  HttpServerResponse,
-  type Multipart
-} from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Multipart from "@effect/platform/Multipart"
 import { Effect, Layer, Option, ParseResult, Predicate, Redacted, Schema, Stream } from "effect"
 import {
   BeneficialOwnerRequest,

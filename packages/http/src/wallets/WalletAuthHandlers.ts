@@ -1,4 +1,6 @@
-import { HttpApiBuilder, type HttpApiGroup, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, type Layer } from "effect"
 import { Caller, Credentials, Logins, WalletExports, WalletPrivacy, WalletSessions, WalletStep } from "@payrail/core"
 import { type Authentication, PayrailApi, SignedRetryContract, WalletShapes } from "@payrail/api"

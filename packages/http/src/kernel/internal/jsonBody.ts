@@ -1,5 +1,6 @@
 import { FieldError, InvalidInput } from "@payrail/core"
-import type { HttpServerError, HttpServerRequest } from "@effect/platform"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
 
 // Keys that shadow `Object.prototype`'s conversions: an object holding one as data cannot be turned into a string,

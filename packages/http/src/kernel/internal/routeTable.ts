@@ -1,4 +1,5 @@
-import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 
 interface RouteEntry {
   readonly method: string
