@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
+import { CardJobs, Cards } from "./cards/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -73,6 +74,8 @@ export type Services =
   | Agents.Agents
   | AgentCustomerScope.AgentCustomerScope
   | AgentActions.AgentActions
+  | Cards.Cards
+  | CardJobs.CardJobs
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -128,11 +131,13 @@ export const layer = Layer.mergeAll(
   // The agent's view of its customer: shares the account and transaction services above (layers are memoised).
   AgentCustomerScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
   PaymentJobs.layer,
+  CardJobs.layer,
   ExchangeRates.layer,
   UmaLookups.layer,
   BeneficialOwners.layer,
   Verifications.layer,
   Documents.layer,
+  Cards.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -17,6 +17,7 @@ import type {
   VerificationRepo
 } from "./verification/index.js"
 import type { AgentActionRepo, AgentRepo, AgentUsageRepo } from "./agents/index.js"
+import type { CardRepo, CardReveal, CardTransactionRepo } from "./cards/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -51,3 +52,6 @@ export type Services =
   | AgentRepo.AgentRepo
   | AgentUsageRepo.AgentUsageRepo
   | AgentActionRepo.AgentActionRepo
+  | CardRepo.CardRepo
+  | CardTransactionRepo.CardTransactionRepo
+  | CardReveal.CardRevealRepo

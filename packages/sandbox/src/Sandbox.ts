@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import type {
+  CardIssuer,
   DocumentReviewer,
   FundingInstructions,
   FxRates,
@@ -10,6 +11,7 @@ import type {
   Rails,
   UmaDirectory
 } from "@payrail/core"
+import * as SandboxCardIssuer from "./SandboxCardIssuer.js"
 import * as SandboxDocumentReview from "./SandboxDocumentReview.js"
 import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
@@ -32,10 +34,11 @@ export type Providers =
   | UmaDirectory.UmaDirectory
   | OtpDelivery.OtpDelivery
   | SandboxOtpDelivery.SandboxOtpOutbox
+  | CardIssuer.CardIssuer
 
 /**
  * All sandbox providers in one layer: KYC/KYB and document review, beneficiary name verification, wallet ownership, exchange rates, the
- * rails, real-time funding instructions, the UMA directory, and wallet one-time codes (captured, never sent: read
+ * rails, real-time funding instructions, the UMA directory, the card issuer, and wallet one-time codes (captured, never sent: read
  * them through `SandboxOtpOutbox`).
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
@@ -47,5 +50,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxRails.layer,
   SandboxFundingInstructions.layer,
   SandboxUmaDirectory.layer,
-  SandboxOtpDelivery.layer
+  SandboxOtpDelivery.layer,
+  SandboxCardIssuer.layer
 )

@@ -1,3 +1,4 @@
+export * as SandboxCardIssuer from "./SandboxCardIssuer.js"
 export * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 export * as SandboxFxRates from "./SandboxFxRates.js"
 export * as SandboxKyc from "./SandboxKyc.js"

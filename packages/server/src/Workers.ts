@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import {
   AgentActionExpiryJob,
+  CardJobs,
   type Domain,
   IdempotencyPurgeJob,
   type JobHandler,
@@ -28,7 +29,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.settlementHandler,
   PaymentJobs.expiryHandler,
   PaymentJobs.incomingCompletionHandler,
-  AgentActionExpiryJob.handler
+  AgentActionExpiryJob.handler,
+  CardJobs.provisioningHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

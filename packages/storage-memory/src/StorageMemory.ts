@@ -32,6 +32,9 @@ import * as MemoryKycLinkRepo from "./verification/MemoryKycLinkRepo.js"
 import * as MemoryAgentRepo from "./agents/MemoryAgentRepo.js"
 import * as MemoryAgentUsageRepo from "./agents/MemoryAgentUsageRepo.js"
 import * as MemoryAgentActionRepo from "./agents/MemoryAgentActionRepo.js"
+import * as MemoryCardRepo from "./cards/MemoryCardRepo.js"
+import * as MemoryCardRevealRepo from "./cards/MemoryCardRevealRepo.js"
+import * as MemoryCardTransactionRepo from "./cards/MemoryCardTransactionRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -70,5 +73,8 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryKycLinkRepo.layer,
   MemoryAgentRepo.layer,
   MemoryAgentUsageRepo.layer,
-  MemoryAgentActionRepo.layer
+  MemoryAgentActionRepo.layer,
+  MemoryCardRepo.layer,
+  MemoryCardTransactionRepo.layer,
+  MemoryCardRevealRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

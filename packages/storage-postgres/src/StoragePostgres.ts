@@ -36,6 +36,9 @@ import * as PgKycLinkRepo from "./verification/PgKycLinkRepo.js"
 import * as PgAgentRepo from "./agents/PgAgentRepo.js"
 import * as PgAgentUsageRepo from "./agents/PgAgentUsageRepo.js"
 import * as PgAgentActionRepo from "./agents/PgAgentActionRepo.js"
+import * as PgCardRepo from "./cards/PgCardRepo.js"
+import * as PgCardRevealRepo from "./cards/PgCardRevealRepo.js"
+import * as PgCardTransactionRepo from "./cards/PgCardTransactionRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -73,7 +76,10 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgKycLinkRepo.layer,
   PgAgentRepo.layer,
   PgAgentUsageRepo.layer,
-  PgAgentActionRepo.layer
+  PgAgentActionRepo.layer,
+  PgCardRepo.layer,
+  PgCardTransactionRepo.layer,
+  PgCardRevealRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**
