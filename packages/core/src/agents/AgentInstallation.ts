@@ -75,11 +75,11 @@ export const make: Effect.Effect<
   const check = (accessToken: Redacted.Redacted<string>) =>
     Effect.gen(function* () {
       const token = Redacted.value(accessToken)
-      if (!AgentToken.isWellFormed(token)) return yield* PlatformErrors.Unauthenticated.of()
+      if (!AgentToken.isWellFormed(token)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const agent = yield* repo.findByTokenHash(yield* AgentToken.hash(token))
-      if (Option.isNone(agent)) return yield* PlatformErrors.Unauthenticated.of()
+      if (Option.isNone(agent)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const platform = yield* platforms.findById(agent.value.platformId)
-      if (Option.isNone(platform)) return yield* PlatformErrors.Unauthenticated.of()
+      if (Option.isNone(platform)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const caller: AgentCaller = { platform: platform.value, agent: agent.value }
       return caller
     })
