@@ -1,6 +1,6 @@
-import { DateTime, Effect, Option, Redacted } from "effect"
-import { Ids, PlatformTime, type RateLimiter, UnitOfWork } from "../kernel/index.js"
-import { PlatformErrors, PlatformRepo, SandboxClock } from "../platforms/index.js"
+import { Clock, DateTime, Effect, Option, Redacted } from "effect"
+import { Ids, PlatformTime, RateLimited, type RateLimiter, RateLimitTable, UnitOfWork } from "../kernel/index.js"
+import { AuthenticationLimits, PlatformErrors, PlatformRepo, SandboxClock } from "../platforms/index.js"
 import * as AgentAccessLimits from "./AgentAccessLimits.js"
 import type { AgentCaller } from "./AgentCaller.js"
 import { AgentDeviceCodeRedeemResponse, type StoredDeviceCode } from "./AgentDeviceCode.js"
@@ -13,7 +13,9 @@ import * as AgentToken from "./AgentToken.js"
 /**
  * The two steps of an agent's access that carry no platform credentials: redeeming a device code for an access
  * token, and checking that token on every agent request. Both count their failures against the source address
- * (`AgentAccessLimits`); neither ever logs a code or a token.
+ * (`AgentAccessLimits`); neither ever logs a code or a token. An agent's requests are limited per agent as a
+ * platform's are per API token (`AuthenticationLimits.requestsPerToken`, named `requests_per_agent_token` in the
+ * refusal), in this process.
  */
 export type AgentInstallation = Pick<Agents["Type"], "redeem" | "authenticate">
 
@@ -27,6 +29,12 @@ export const unusable = (code: StoredDeviceCode, now: DateTime.Utc): DeviceCodeU
         ? DeviceCodeUnusable.of("expired")
         : undefined
 
+/** The limit's name in the refusal's `details.limit` when an agent sends requests faster than its bucket allows. */
+export const requestsPerAgentToken = "requests_per_agent_token"
+
+// The most agents whose request buckets this process remembers; beyond it the least recently used goes first.
+const requestTableCapacity = 10_000
+
 /** Redeem and authenticate on the agent ports; a code's expiry is judged in its platform's time. */
 export const make: Effect.Effect<
   AgentInstallation,
@@ -38,6 +46,20 @@ export const make: Effect.Effect<
   const store = yield* UnitOfWork.UnitOfWork
   const guard = yield* AgentAccessLimits.make
   const context = yield* Effect.context<Ids.Ids>()
+  const requestLimit = Option.map((yield* AuthenticationLimits.AuthenticationLimits).requestsPerToken, (limit) => ({
+    ...limit,
+    name: requestsPerAgentToken
+  }))
+  const requests = RateLimitTable.make(requestTableCapacity)
+
+  // Admits one more request of the agent, or refuses it until its bucket refills.
+  const admit = (caller: AgentCaller) =>
+    Effect.gen(function* () {
+      if (Option.isNone(requestLimit)) return caller
+      const admission = requests.consume(caller.agent.id, requestLimit.value, yield* Clock.currentTimeMillis)
+      if (admission.admitted) return caller
+      return yield* Effect.fail(RateLimited.RateLimited.of(requestLimit.value, admission.retryAfterMillis))
+    })
 
   const redeemCode = (typed: string) =>
     Effect.gen(function* () {
@@ -75,11 +97,11 @@ export const make: Effect.Effect<
   const check = (accessToken: Redacted.Redacted<string>) =>
     Effect.gen(function* () {
       const token = Redacted.value(accessToken)
-      if (!AgentToken.isWellFormed(token)) return yield* PlatformErrors.Unauthenticated.of()
+      if (!AgentToken.isWellFormed(token)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const agent = yield* repo.findByTokenHash(yield* AgentToken.hash(token))
-      if (Option.isNone(agent)) return yield* PlatformErrors.Unauthenticated.of()
+      if (Option.isNone(agent)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const platform = yield* platforms.findById(agent.value.platformId)
-      if (Option.isNone(platform)) return yield* PlatformErrors.Unauthenticated.of()
+      if (Option.isNone(platform)) return yield* PlatformErrors.Unauthenticated.of("agent_token")
       const caller: AgentCaller = { platform: platform.value, agent: agent.value }
       return caller
     })
@@ -96,6 +118,6 @@ export const make: Effect.Effect<
     authenticate: (accessToken, sourceAddress) =>
       guard
         .guard(sourceAddress, (error) => error._tag === "Unauthenticated", check(accessToken))
-        .pipe(Effect.withSpan("Agents.authenticate"))
+        .pipe(Effect.flatMap(admit), Effect.withSpan("Agents.authenticate"))
   }
 })

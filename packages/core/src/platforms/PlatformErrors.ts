@@ -5,13 +5,18 @@ import { Schema } from "effect"
  * code and reason are written here only; the HTTP status is attached by `@payrail/api`.
  */
 
-/** The caller's credentials are missing or wrong. Spec code `UNAUTHORIZED` (401). */
+/**
+ * The caller's credentials are missing or wrong. Spec code `UNAUTHORIZED` (401). The reason names the credential the
+ * operation takes: the platform's API credentials (Basic), or an agent's access token (Bearer).
+ */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
   code: Schema.tag("UNAUTHORIZED"),
   reason: Schema.String
 }) {
-  static of(): Unauthenticated {
-    return new Unauthenticated({ reason: "Invalid API credentials" })
+  static of(credential: "api_credentials" | "agent_token" = "api_credentials"): Unauthenticated {
+    return new Unauthenticated({
+      reason: credential === "agent_token" ? "Invalid or revoked agent access token" : "Invalid API credentials"
+    })
   }
 }
 

@@ -73,7 +73,7 @@ export const meLayer: Layer.Layer<
         // Deleted since its token was checked: the token is dead, as the next request would find.
         agents
           .get(caller.platform, caller.agent.id)
-          .pipe(Effect.catchTag("AgentNotFound", () => Effect.fail(Errors.Unauthenticated.of())))
+          .pipe(Effect.catchTag("AgentNotFound", () => Effect.fail(Errors.Unauthenticated.of("agent_token"))))
       )
     )
   })

@@ -190,6 +190,7 @@ for (const adapter of adapters) {
       for (const auth of [null, "Bearer gat_nothex", `Bearer gat_${"0".repeat(40)}`, api.basic]) {
         const refused = await send("GET", "/agents/me/internal-accounts", { auth })
         expect([refused.status, refused.body.code]).toEqual([401, "UNAUTHORIZED"])
+        expect(refused.body.reason).toBe("Invalid or revoked agent access token")
       }
       expect((await send("DELETE", `/agents/${agent.id}`)).status).toBe(204)
       const deleted = await send("POST", "/agents/me/external-accounts", {

@@ -6,6 +6,7 @@ import {
   AgentCalendar,
   Agents,
   AgentUsageRepo,
+  AuthenticationLimits,
   Customers,
   Domain,
   Ids,
@@ -155,6 +156,37 @@ describe("Agents: device codes", () => {
       Effect.provide(services),
       Effect.provide(
         Layer.succeed(AgentAccessLimits.AgentAccessLimits, Option.some(RateLimit.perMinute("test_limit", 1)))
+      )
+    )
+  )
+
+  it.effect("limits an agent's requests as a platform's API token's: a burst, then one per interval", () =>
+    Effect.gen(function* () {
+      const platform = yield* createPlatform
+      const agents = yield* Agents.Agents
+      const { deviceCode } = yield* createAgent(platform)
+      const other = yield* createAgent(platform)
+      const token = Redacted.make((yield* agents.redeem(deviceCode.code)).accessToken)
+      const otherToken = Redacted.make((yield* agents.redeem(other.deviceCode.code)).accessToken)
+      for (let request = 0; request < 3; request++) yield* agents.authenticate(token, "192.0.2.5")
+      const refused = yield* Effect.flip(agents.authenticate(token, "192.0.2.5"))
+      expect(refused._tag).toBe("RateLimited")
+      expect(refused._tag === "RateLimited" ? refused.details : undefined).toEqual({
+        rule: "rate_limit",
+        limit: "requests_per_agent_token",
+        retryAfterSeconds: 1
+      })
+      // Another agent has a bucket of its own; a refill admits one more.
+      yield* agents.authenticate(otherToken, "192.0.2.5")
+      yield* TestClock.adjust("1 second")
+      yield* agents.authenticate(token, "192.0.2.5")
+    }).pipe(
+      Effect.provide(services),
+      Effect.provide(
+        Layer.succeed(AuthenticationLimits.AuthenticationLimits, {
+          ...AuthenticationLimits.none,
+          requestsPerToken: Option.some(RateLimit.tokenBucket("requests_per_api_token", 3, 1))
+        })
       )
     )
   )
