@@ -34,8 +34,8 @@ export type AgentTransactionFilter = Omit<TransactionFeed.FeedFilter, "customerI
 type CreateExternalAccountError = Effect.Effect.Error<ReturnType<ExternalAccounts.ExternalAccounts["Type"]["create"]>>
 
 /**
- * What an agent sees of its customer: the customer's external accounts, internal accounts and transactions, and
- * nothing else. Every operation acts for `caller.agent.customerId` on the caller's platform:
+ * What an agent sees of its customer: the customer's external accounts, internal accounts and transactions (its
+ * card transactions among them), and nothing else. Every operation acts for `caller.agent.customerId` on the caller's platform:
  * - another customer's (or the platform's own) account or transaction is 404, exactly as an unknown id;
  * - creating an external account with another customer's `customerId` is 404 `USER_NOT_FOUND` (as for an unknown
  *   customer: the agent never learns which ids exist); without `customerId` the agent's customer is inferred;
