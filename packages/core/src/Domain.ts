@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
-import { CardJobs, Cards } from "./cards/index.js"
+import { CardJobs, Cards, TransactionFeed } from "./cards/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -76,6 +76,7 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardJobs.CardJobs
+  | TransactionFeed.TransactionFeed
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -128,8 +129,12 @@ export const layer = Layer.mergeAll(
     WalletExecutions.layer
   ).pipe(Layer.provideMerge(Quotes.layer)),
   Transactions.layer,
-  // The agent's view of its customer: shares the account and transaction services above (layers are memoised).
-  AgentCustomerScope.layer.pipe(Layer.provide(Layer.merge(ExternalAccounts.layer, Transactions.layer))),
+  // Both kinds of transaction in one list, over the transaction service above (layers are memoised).
+  TransactionFeed.layer.pipe(Layer.provide(Transactions.layer)),
+  // The agent's view of its customer: shares the account and transaction services above.
+  AgentCustomerScope.layer.pipe(
+    Layer.provide(Layer.merge(ExternalAccounts.layer, TransactionFeed.layer.pipe(Layer.provide(Transactions.layer))))
+  ),
   PaymentJobs.layer,
   CardJobs.layer,
   ExchangeRates.layer,

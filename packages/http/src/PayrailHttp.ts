@@ -21,6 +21,7 @@ import type {
   UnitOfWork,
   WebhookDeliveries,
   WebhookDispatch,
+  TransactionFeed,
   Transactions,
   Transfers,
   WalletExecutions,
@@ -91,6 +92,7 @@ export type Services =
   | ExchangeRates.ExchangeRates
   | Quotes.Quotes
   | Transactions.Transactions
+  | TransactionFeed.TransactionFeed
   | SandboxPayments.SandboxPayments
   | Transfers.Transfers
   | WalletExecutions.WalletExecutions

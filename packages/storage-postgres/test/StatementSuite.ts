@@ -7,6 +7,11 @@ import {
   ApiTokenRepo,
   AuthMethodRepo,
   AuthSessionRepo,
+  Card,
+  CardRepo,
+  CardReveal,
+  CardTransaction,
+  CardTransactionRepo,
   type Customer,
   CustomerRepo,
   DomainEvent,
@@ -32,6 +37,7 @@ import {
 import {
   AccountFixtures,
   AgentFixtures,
+  CardFixtures,
   Fixtures,
   LedgerFixtures,
   PaymentFixtures,
@@ -450,6 +456,60 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "agentActions.findByTransactionId": 1,
             "agentActions.list": 2,
             "agentActions.transition": 1
+          })
+        })
+      )
+
+      it.effect("runs each cards repository operation in its fixed number of statements", () =>
+        Effect.gen(function* () {
+          const { count, counts } = counter()
+          const platform = yield* Fixtures.insertPlatform
+          const cards = yield* CardRepo.CardRepo
+          const stored = CardFixtures.card(platform.id)
+          yield* count("cards.insert", cards.insert(stored))
+          yield* count("cards.findById", cards.findById(platform.id, stored.card.id))
+          const byCustomer = { customerId: stored.card.customerId, sortOrder: "desc" } as const
+          yield* count("cards.list", cards.list(platform.id, byCustomer, firstPage))
+          yield* count(
+            "cards.list matching nothing",
+            cards.list(platform.id, { ...byCustomer, customerId: "\u0000" }, firstPage)
+          )
+          const frozen = new Card.Card({ ...stored.card, status: "FROZEN" })
+          yield* count("cards.update", cards.update({ ...stored, card: frozen, version: 2 }, 1))
+
+          const transactions = yield* CardTransactionRepo.CardTransactionRepo
+          const row = CardFixtures.cardTransaction(stored)
+          yield* count("cardTransactions.insert", transactions.insert(row))
+          yield* count("cardTransactions.findById", transactions.findById(platform.id, row.transaction.id))
+          const byCard = { cardId: stored.card.id, sortOrder: "asc" } as const
+          yield* count("cardTransactions.list", transactions.list(platform.id, byCard, firstPage))
+          yield* count(
+            "cardTransactions.list matching nothing",
+            transactions.list(platform.id, { ...byCard, cardId: "\u0000" }, firstPage)
+          )
+          const settled = new CardTransaction.CardTransaction({ ...row.transaction, status: "SETTLED" })
+          yield* count("cardTransactions.update", transactions.update({ ...row, transaction: settled, version: 2 }, 1))
+
+          const reveals = yield* CardReveal.CardRevealRepo
+          const reveal = CardFixtures.reveal(stored)
+          yield* count("cardReveals.insert", reveals.insert(reveal))
+          yield* count("cardReveals.find", reveals.find(reveal.tokenHash))
+          yield* count("cardReveals.consume", reveals.consume(reveal.tokenHash, Fixtures.at(1)))
+
+          expect(counts).toEqual({
+            "cards.insert": 1,
+            "cards.findById": 1,
+            "cards.list": 1,
+            "cards.list matching nothing": 0,
+            "cards.update": 1,
+            "cardTransactions.insert": 1,
+            "cardTransactions.findById": 1,
+            "cardTransactions.list": 1,
+            "cardTransactions.list matching nothing": 0,
+            "cardTransactions.update": 1,
+            "cardReveals.insert": 1,
+            "cardReveals.find": 1,
+            "cardReveals.consume": 1
           })
         })
       )

@@ -12,7 +12,7 @@ import {
   Money,
   Quote,
   QuoteRequest,
-  Transaction,
+  TransactionFeed,
   TransferRequest
 } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
@@ -41,7 +41,6 @@ export const AgentPolicyDeniedBody = wire(
 
 // Named `accountId` as on the platform's external-account paths: a 404 names it back as `details.accountId`.
 const ExternalAccountPath = reportFieldErrors(Schema.Struct({ accountId: ExternalAccount.ExternalAccountId }))
-const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transaction.TransactionId }))
 const QuotePath = reportFieldErrors(Schema.Struct({ quoteId: Quote.QuoteId }))
 const ActionPath = reportFieldErrors(Schema.Struct({ actionId: AgentAction.AgentActionId }))
 
@@ -150,14 +149,14 @@ export class AgentOperationsApi extends HttpApiGroup.make("agentOperations")
   .add(
     HttpApiEndpoint.get("listTransactions", `${prefix}/transactions`)
       .setUrlParams(AgentTransactionListParams)
-      .addSuccess(ListResponse(Transaction.Transaction, "TransactionListResponse"))
+      .addSuccess(TransactionsApi.TransactionListResponse)
       .addError(AgentPermissionDeniedBody)
       .annotate(OpenApi.Summary, "List the customer's transactions (VIEW_TRANSACTIONS)")
   )
   .add(
     HttpApiEndpoint.get("getTransaction", `${prefix}/transactions/:transactionId`)
-      .setPath(TransactionPath)
-      .addSuccess(Transaction.Transaction)
+      .setPath(TransactionsApi.AnyTransactionPath)
+      .addSuccess(TransactionFeed.FeedTransaction)
       .addError(AgentPermissionDeniedBody)
       .addError(TransactionsApi.TransactionNotFoundBody)
       .annotate(OpenApi.Summary, "Get a transaction of the customer (VIEW_TRANSACTIONS)")

@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { FieldFormat, PaymentErrors, Transaction } from "@payrail/core"
+import { FieldFormat, PaymentErrors, Transaction, TransactionFeed } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -19,6 +19,9 @@ export const TransactionNotFoundBody = wire(
 
 const TransactionPath = reportFieldErrors(Schema.Struct({ transactionId: Transaction.TransactionId }))
 
+/** Path of `GET /transactions/{id}`: a money transaction's id or a card transaction's (`CardTransaction:<uuid>`). */
+export const AnyTransactionPath = reportFieldErrors(Schema.Struct({ transactionId: TransactionFeed.FeedTransactionId }))
+
 const Bound = ListQuery.TimestampBound
 const Identifier = FieldFormat.Text(255)
 
@@ -30,8 +33,8 @@ export const transactionFilters = {
   accountIdentifier: Schema.optional(Identifier),
   senderAccountIdentifier: Schema.optional(Identifier),
   receiverAccountIdentifier: Schema.optional(Identifier),
-  status: Schema.optional(Transaction.TransactionStatus),
-  type: Schema.optional(Transaction.TransactionType),
+  status: Schema.optional(TransactionFeed.FeedStatus),
+  type: Schema.optional(TransactionFeed.FeedType),
   reference: Schema.optional(Identifier),
   startDate: Schema.optional(Bound),
   endDate: Schema.optional(Bound),
@@ -56,26 +59,31 @@ export const ConfirmTransactionRequest = reportFieldErrors(
   })
 )
 
-const transactionList = ListResponse(Transaction.Transaction, "TransactionListResponse")
+/** A page of transactions of both kinds: money transactions and card transactions (`type: CARD`). */
+export const TransactionListResponse = ListResponse(TransactionFeed.FeedTransaction, "TransactionListResponse")
 
 /** Money transactions: list, read, confirm receipt delivery. */
 export class TransactionsApi extends HttpApiGroup.make("transactions")
   .add(
     HttpApiEndpoint.get("list", "/transactions")
       .setUrlParams(TransactionListParams)
-      .addSuccess(transactionList)
+      .addSuccess(TransactionListResponse)
       .annotate(OpenApi.Summary, "List transactions")
       .annotate(
         OpenApi.Description,
-        "Newest first unless `sortOrder=asc`. `accountIdentifier` matches the sender or the receiver (an account id or an UMA address). Pages are keyset pages of constant cost; the list is not counted (`totalCount` is absent)."
+        "Money transactions and card transactions (`type: CARD`) in one list, newest first unless `sortOrder=asc`, with one cursor across both. `accountIdentifier` matches the sender or the receiver (an account id or an UMA address), or a card transaction's funding account; `senderAccountIdentifier` also matches the funding account; `receiverAccountIdentifier` and `reference` match no card transaction; `type=CARD` lists only card transactions. Pages are keyset pages of constant cost; the list is not counted (`totalCount` is absent)."
       )
   )
   .add(
     HttpApiEndpoint.get("get", "/transactions/:transactionId")
-      .setPath(TransactionPath)
-      .addSuccess(Transaction.Transaction)
+      .setPath(AnyTransactionPath)
+      .addSuccess(TransactionFeed.FeedTransaction)
       .addError(TransactionNotFoundBody)
       .annotate(OpenApi.Summary, "Get a transaction")
+      .annotate(
+        OpenApi.Description,
+        "A money transaction (`Transaction:<uuid>`) or a card transaction (`CardTransaction:<uuid>`)."
+      )
   )
   .add(
     HttpApiEndpoint.post("confirm", "/transactions/:transactionId/confirm")
@@ -92,4 +100,7 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
   .addError(Authentication.PermissionDeniedBody)
   .middleware(Authentication.Authentication)
   .annotate(OpenApi.Title, "Transactions")
-  .annotate(OpenApi.Description, "Every money movement of the platform's customers and of the platform.") {}
+  .annotate(
+    OpenApi.Description,
+    "Every money movement of the platform's customers and of the platform, card transactions included."
+  ) {}

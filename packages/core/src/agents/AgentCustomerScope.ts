@@ -7,9 +7,10 @@ import {
   type InternalAccount,
   InternalAccounts
 } from "../accounts/index.js"
+import { TransactionFeed } from "../cards/index.js"
 import { CustomerErrors } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
-import { PaymentErrors, type Transaction, type TransactionRepo, Transactions } from "../payments/index.js"
+import { PaymentErrors } from "../payments/index.js"
 import type { AgentPermissionDenied } from "./AgentErrors.js"
 import { type AgentCaller, requirePermission } from "./AgentCaller.js"
 
@@ -24,14 +25,17 @@ export interface AgentInternalAccountFilter {
   readonly type?: InternalAccount.InternalAccountType | undefined
 }
 
-/** Filters of `GET /agents/me/transactions`: those of `GET /transactions` without the customer ones. */
-export type AgentTransactionFilter = Omit<TransactionRepo.TransactionFilter, "customerId" | "platformCustomerId">
+/**
+ * Filters of `GET /agents/me/transactions`: those of `GET /transactions` without the customer ones (card
+ * transactions of the customer's cards included).
+ */
+export type AgentTransactionFilter = Omit<TransactionFeed.FeedFilter, "customerId" | "platformCustomerId">
 
 type CreateExternalAccountError = Effect.Effect.Error<ReturnType<ExternalAccounts.ExternalAccounts["Type"]["create"]>>
 
 /**
- * What an agent sees of its customer: the customer's external accounts, internal accounts and transactions, and
- * nothing else. Every operation acts for `caller.agent.customerId` on the caller's platform:
+ * What an agent sees of its customer: the customer's external accounts, internal accounts and transactions (its
+ * card transactions among them), and nothing else. Every operation acts for `caller.agent.customerId` on the caller's platform:
  * - another customer's (or the platform's own) account or transaction is 404, exactly as an unknown id;
  * - creating an external account with another customer's `customerId` is 404 `USER_NOT_FOUND` (as for an unknown
  *   customer: the agent never learns which ids exist); without `customerId` the agent's customer is inferred;
@@ -71,12 +75,12 @@ export class AgentCustomerScope extends Context.Tag("@payrail/core/AgentCustomer
       caller: AgentCaller,
       filter: AgentTransactionFilter,
       page: Page.PageRequest
-    ) => Effect.Effect<Page.Page<Transaction.Transaction>, AgentPermissionDenied | StoreFailure.StoreFailure>
+    ) => Effect.Effect<Page.Page<TransactionFeed.FeedTransaction>, AgentPermissionDenied | StoreFailure.StoreFailure>
     readonly getTransaction: (
       caller: AgentCaller,
-      id: Transaction.TransactionId
+      id: TransactionFeed.FeedTransactionId
     ) => Effect.Effect<
-      Transaction.Transaction,
+      TransactionFeed.FeedTransaction,
       AgentPermissionDenied | PaymentErrors.TransactionNotFound | StoreFailure.StoreFailure
     >
   }
@@ -89,13 +93,13 @@ export class AgentCustomerScope extends Context.Tag("@payrail/core/AgentCustomer
 export const layer: Layer.Layer<
   AgentCustomerScope,
   never,
-  ExternalAccounts.ExternalAccounts | InternalAccounts.InternalAccounts | Transactions.Transactions
+  ExternalAccounts.ExternalAccounts | InternalAccounts.InternalAccounts | TransactionFeed.TransactionFeed
 > = Layer.effect(
   AgentCustomerScope,
   Effect.gen(function* () {
     const external = yield* ExternalAccounts.ExternalAccounts
     const internal = yield* InternalAccounts.InternalAccounts
-    const transactions = yield* Transactions.Transactions
+    const transactions = yield* TransactionFeed.TransactionFeed
 
     // The customer's external account, or 404 as for an unknown id.
     const ownExternal = Effect.fn("AgentCustomerScope.ownExternalAccount")(function* (
@@ -163,7 +167,7 @@ export const layer: Layer.Layer<
       }),
       getTransaction: Effect.fn("AgentCustomerScope.getTransaction")(function* (
         caller: AgentCaller,
-        id: Transaction.TransactionId
+        id: TransactionFeed.FeedTransactionId
       ) {
         yield* requirePermission(caller, "VIEW_TRANSACTIONS")
         const transaction = yield* transactions.get(caller.platform, id)

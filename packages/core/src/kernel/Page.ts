@@ -85,3 +85,26 @@ export const compareNewestFirst = (a: Cursor, b: Cursor): number => {
   const byTime = DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt)
   return byTime !== 0 ? byTime : a.id < b.id ? 1 : a.id > b.id ? -1 : 0
 }
+
+/**
+ * The page of the union of several lists, from one page of each: every list ordered by `(createdAt, id)` in
+ * `sortOrder`, fetched after the same cursor with the same `request.limit`, and no key in two lists. The answer is
+ * exactly the page that one list holding all their rows would give (the first `limit` rows of the union after the
+ * cursor), its cursor the last row's key, valid for each list; it is not counted.
+ */
+export const merge = <A extends Cursor>(
+  pages: ReadonlyArray<Page<A>>,
+  request: PageRequest,
+  sortOrder: "asc" | "desc"
+): Page<A> => {
+  // A list that has more holds only rows beyond its own last one, which is at or beyond the union's `limit`th row.
+  const union = pages
+    .flatMap((page) => page.data)
+    .sort((a, b) => (sortOrder === "desc" ? compareNewestFirst(a, b) : compareNewestFirst(b, a)))
+  const data = union.slice(0, request.limit)
+  const last = data[data.length - 1]
+  const hasMore = (union.length > request.limit || pages.some((page) => page.hasMore)) && last !== undefined
+  return hasMore
+    ? { data, hasMore, nextCursor: encodeCursor({ createdAt: last.createdAt, id: last.id }) }
+    : { data, hasMore }
+}

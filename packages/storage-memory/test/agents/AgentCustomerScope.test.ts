@@ -5,6 +5,7 @@ import {
   AgentPolicy,
   AgentCustomerScope,
   type AgentCaller,
+  CardTransactionRepo,
   Customers,
   Domain,
   ExternalAccountRequest,
@@ -16,6 +17,7 @@ import {
   SandboxFunding
 } from "@payrail/core"
 import { Sandbox } from "@payrail/sandbox"
+import { CardFixtures } from "@payrail/storage-testkit"
 import { WalletAuth } from "@payrail/wallet-auth"
 import { StorageMemory } from "../../src/index.js"
 
@@ -148,31 +150,52 @@ describe("AgentCustomerScope", () => {
     }).pipe(Effect.provide(services))
   )
 
-  it.effect("lists and reads the customer's transactions; another customer's is not found", () =>
-    Effect.gen(function* () {
-      const { mine, platform, theirs } = yield* setUp
-      const scope = yield* AgentCustomerScope.AgentCustomerScope
-      const internal = yield* InternalAccounts.InternalAccounts
-      const funding = yield* SandboxFunding.SandboxFunding
-      const usdOf = (customerId: typeof mine.id) =>
-        Effect.map(
-          internal.list(platform, { owner: "customers", customerId, currency: "USD" }, page),
-          ({ data }) => data[0]!.id
-        )
-      yield* funding.fund(platform, yield* usdOf(mine.id), { amountMinor: 1_000n, idempotencyKey: Option.none() })
-      yield* funding.fund(platform, yield* usdOf(theirs.id), { amountMinor: 2_000n, idempotencyKey: Option.none() })
-      const caller = callerOf(platform, mine.id)
-      const listed = yield* scope.listTransactions(caller, { sortOrder: "desc" }, page)
-      expect(listed.data.map((transaction) => [transaction.customerId, transaction.receivedAmount?.amount])).toEqual([
-        [mine.id, 1_000]
-      ])
-      const own = listed.data[0]!
-      expect(yield* scope.getTransaction(caller, own.id)).toEqual(own)
-      const other = (yield* scope.listTransactions(callerOf(platform, theirs.id), { sortOrder: "desc" }, page)).data[0]!
-      expect(yield* Effect.flip(scope.getTransaction(caller, other.id))).toMatchObject({
-        code: "TRANSACTION_NOT_FOUND"
-      })
-    }).pipe(Effect.provide(services))
+  it.effect(
+    "lists and reads the customer's transactions, card transactions included; another customer's is not found",
+    () =>
+      Effect.gen(function* () {
+        const { mine, platform, theirs } = yield* setUp
+        const scope = yield* AgentCustomerScope.AgentCustomerScope
+        const internal = yield* InternalAccounts.InternalAccounts
+        const funding = yield* SandboxFunding.SandboxFunding
+        const usdOf = (customerId: typeof mine.id) =>
+          Effect.map(
+            internal.list(platform, { owner: "customers", customerId, currency: "USD" }, page),
+            ({ data }) => data[0]!.id
+          )
+        yield* funding.fund(platform, yield* usdOf(mine.id), { amountMinor: 1_000n, idempotencyKey: Option.none() })
+        yield* funding.fund(platform, yield* usdOf(theirs.id), { amountMinor: 2_000n, idempotencyKey: Option.none() })
+        // Card transactions of either customer's card, as the card network records them (dated before the funding).
+        const cards = yield* CardTransactionRepo.CardTransactionRepo
+        const cardRow = (customerId: typeof mine.id) =>
+          CardFixtures.cardTransaction(CardFixtures.card(platform.id, { overrides: { customerId } }))
+        const myCard = cardRow(mine.id)
+        const theirCard = cardRow(theirs.id)
+        yield* cards.insert(myCard)
+        yield* cards.insert(theirCard)
+        const caller = callerOf(platform, mine.id)
+        const listed = yield* scope.listTransactions(caller, { sortOrder: "desc" }, page)
+        expect(
+          listed.data.map((transaction) => [
+            transaction.customerId,
+            transaction.type === "CARD" ? transaction.id : transaction.receivedAmount?.amount
+          ])
+        ).toEqual([
+          [mine.id, 1_000],
+          [mine.id, myCard.transaction.id]
+        ])
+        for (const own of listed.data) expect(yield* scope.getTransaction(caller, own.id)).toEqual(own)
+        expect(yield* Effect.flip(scope.getTransaction(caller, theirCard.transaction.id))).toMatchObject({
+          code: "TRANSACTION_NOT_FOUND"
+        })
+        const onlyCards = yield* scope.listTransactions(caller, { sortOrder: "asc", type: "CARD" }, page)
+        expect(onlyCards.data.map((transaction) => transaction.id)).toEqual([myCard.transaction.id])
+        const other = (yield* scope.listTransactions(callerOf(platform, theirs.id), { sortOrder: "desc" }, page))
+          .data[0]!
+        expect(yield* Effect.flip(scope.getTransaction(caller, other.id))).toMatchObject({
+          code: "TRANSACTION_NOT_FOUND"
+        })
+      }).pipe(Effect.provide(services))
   )
 
   it.effect("refuses each operation without its permission, 403 requires_permission, before looking at ids", () =>
