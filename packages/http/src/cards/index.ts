@@ -1,0 +1,1 @@
+export * as CardsHandlers from "./CardsHandlers.js"
