@@ -46,7 +46,7 @@ import {
   AgentOperationsHandlers,
   AgentsHandlers
 } from "./agents/index.js"
-import { CardsHandlers } from "./cards/index.js"
+import { CardRevealPage, CardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -135,6 +135,7 @@ export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
   VerificationPage.layer,
+  CardRevealPage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
   Deprecations.layer
