@@ -255,7 +255,7 @@ export const layer = Layer.effect(
         createdAt: now,
         expiresAt
       })
-      yield* Effect.logInfo("card reveal link issued").pipe(
+      yield* Effect.logDebug("card reveal link issued").pipe(
         Effect.annotateLogs({ cardId: id, platformId: platform.id })
       )
       return { panEmbedUrl: `${base}${pagePath}/${token}`, expiresAt }
@@ -273,7 +273,7 @@ export const layer = Layer.effect(
       const stored = yield* cards.findById(platform.value.id, consumed.value.cardId)
       if (Option.isNone(stored) || stored.value.card.status === "CLOSED") return Option.none()
       const details = yield* issuer.sensitiveDetails(stored.value)
-      yield* Effect.logInfo("card details revealed").pipe(
+      yield* Effect.logDebug("card details revealed").pipe(
         Effect.annotateLogs({ cardId: stored.value.card.id, platformId: platform.value.id })
       )
       return Option.some({ card: stored.value.card, details })

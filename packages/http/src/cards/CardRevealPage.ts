@@ -1,5 +1,6 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, type Layer, Option } from "effect"
 import { CardReveal, Cards } from "@payrail/core"
@@ -28,12 +29,17 @@ const html = (body: string, status: number) =>
 /**
  * The card reveal page (docs/cards.md, "Revealing card details"): `GET <pagePath>/<token>` shows the card's brand,
  * full number, expiry and CVC the first time a link issued by `POST /cards/{id}/reveal` is opened within its
- * lifetime; a used, expired or unknown link gets one and the same 410 page. Nothing on it is logged.
+ * lifetime; a used, expired or unknown link gets one and the same 410 page. Only GET opens it (HEAD is 405 and spends
+ * nothing). Nothing on it is logged.
  */
 export const layer: Layer.Layer<never, never, Cards.Cards> = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
     const cards = yield* Cards.Cards
     const show = Effect.gen(function* () {
+      // The router answers HEAD with the GET route: a HEAD (a link checker, a prefetch) must not spend the link.
+      if ((yield* HttpServerRequest.HttpServerRequest).method !== "GET") {
+        return HttpServerResponse.empty({ status: 405, headers: { allow: "GET", ...headers } })
+      }
       const token = (yield* HttpRouter.params)["token"] ?? ""
       const opened = yield* cards.openReveal(token)
       return yield* Option.match(opened, {

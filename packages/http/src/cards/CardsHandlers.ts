@@ -1,15 +1,9 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, type Layer } from "effect"
-import { Caller, Card, Cards, InvalidInput } from "@payrail/core"
+import { Caller, Card, CardRequestRules, Cards } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
-
-/** One of two names of a filter (ours and the reference's): given both, they must agree. */
-const either = <A extends string>(ours: A | undefined, theirs: A | undefined, theirsName: string, oursName: string) =>
-  ours !== undefined && theirs !== undefined && ours !== theirs
-    ? Effect.fail(InvalidInput.InvalidInput.onField(theirsName, `must equal ${oursName} when both are given`))
-    : Effect.succeed(ours ?? theirs)
 
 /** Handlers of card management: check the permission, call `Cards`, answer the card's API form (`Card.view`). */
 export const layer: Layer.Layer<
@@ -25,22 +19,11 @@ export const layer: Layer.Layer<
           Effect.map(cards.create(caller.platform, payload), Card.view)
         )
       )
-      .handle("list", ({ urlParams }) =>
+      .handle("list", ({ urlParams: { cursor, limit, ...query } }) =>
         Effect.gen(function* () {
           const caller = yield* Caller.require("VIEW")
-          const customerId = yield* either(urlParams.customerId, urlParams.cardholderId, "cardholderId", "customerId")
-          const status = yield* either(urlParams.status, urlParams.state, "state", "status")
-          const page = yield* cards.list(
-            caller.platform,
-            {
-              customerId,
-              accountId: urlParams.accountId,
-              platformCardId: urlParams.platformCardId,
-              status,
-              sortOrder: urlParams.sortOrder ?? "desc"
-            },
-            yield* pageRequest(urlParams.limit, urlParams.cursor)
-          )
+          const filter = yield* CardRequestRules.listFilter(query)
+          const page = yield* cards.list(caller.platform, filter, yield* pageRequest(limit, cursor))
           return { ...page, data: page.data.map(Card.view) }
         })
       )

@@ -223,6 +223,10 @@ for (const adapter of adapters) {
       expect(Date.parse(reveal.body.expiresAt) - Date.now()).toBeGreaterThan(290_000)
       expect(Date.parse(reveal.body.expiresAt) - Date.now()).toBeLessThanOrEqual(300_000)
 
+      // A HEAD (a link checker, a prefetch) spends nothing.
+      const head = await api.request(new URL(reveal.body.panEmbedUrl).pathname, { method: "HEAD" })
+      expect(head.status).toBe(405)
+      expect(head.headers.get("allow")).toBe("GET")
       const first = await page(reveal.body.panEmbedUrl)
       expect(first.status).toBe(200)
       expect(first.headers.get("content-type")).toMatch(/^text\/html/)

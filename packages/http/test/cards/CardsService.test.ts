@@ -250,6 +250,17 @@ for (const adapter of adapters) {
         expect((await t().eventsOf(card.id)).length).toBe(count)
       })
 
+      it("applies one of concurrent freezes: the others are no-ops or 409 CONFLICT, with one webhook", async () => {
+        const { card } = await t().activeCard()
+        const results = await Promise.all(Array.from({ length: 10 }, () => update(card.id, { status: "FROZEN" })))
+        for (const result of results) {
+          if (result._tag === "Left") expect(result.left).toMatchObject({ code: "CONFLICT" })
+          else expect(result.right.status).toBe("FROZEN")
+        }
+        const frozen = (await t().eventsOf(card.id)).filter((event) => event.data["status"] === "FROZEN")
+        expect(frozen).toHaveLength(1)
+      })
+
       it("answers 404 for another platform's card", async () => {
         const { card } = await t().activeCard()
         const other = {
