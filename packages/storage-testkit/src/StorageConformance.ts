@@ -4,6 +4,8 @@ import type { Storage } from "@payrail/core"
 import * as AgentActionRepoSuite from "./agents/AgentActionRepoSuite.js"
 import * as AgentRepoSuite from "./agents/AgentRepoSuite.js"
 import * as AgentUsageRepoSuite from "./agents/AgentUsageRepoSuite.js"
+import * as CardRepoSuite from "./cards/CardRepoSuite.js"
+import * as CardRevealRepoSuite from "./cards/CardRevealRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
@@ -66,7 +68,9 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "kyc links": KycLinkSuite,
       agents: AgentRepoSuite,
       "agent usage": AgentUsageRepoSuite,
-      "agent actions": AgentActionRepoSuite
+      "agent actions": AgentActionRepoSuite,
+      cards: CardRepoSuite,
+      "card reveals": CardRevealRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))
