@@ -4,6 +4,7 @@ import {
   Agents,
   AuthenticationLimits,
   CardJobs,
+  CardProvisioningJob,
   Cards,
   Customer,
   CustomerRepo,
@@ -47,6 +48,10 @@ const activeCard = (platform: Platform.Platform) =>
     const jobs = yield* Jobs.Jobs
     const due = yield* jobs.claim({ limit: 100, now: yield* DateTime.now, lease: Duration.minutes(1) })
     for (const claimed of due) {
+      if (claimed.job.kind !== CardProvisioningJob.kind) {
+        yield* jobs.release(claimed)
+        continue
+      }
       yield* (yield* CardJobs.CardJobs).provision(claimed.job)
       yield* jobs.complete(claimed)
     }
