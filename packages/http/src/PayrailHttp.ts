@@ -6,6 +6,7 @@ import type {
   AgentCustomerScope,
   Agents,
   ApiTokens,
+  Cards,
   Authentication,
   ContactVerifications,
   Customers,
@@ -46,6 +47,7 @@ import {
   AgentOperationsHandlers,
   AgentsHandlers
 } from "./agents/index.js"
+import { CardRevealPage, CardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -111,6 +113,7 @@ export type Services =
   | Agents.Agents
   | AgentCustomerScope.AgentCustomerScope
   | AgentActions.AgentActions
+  | Cards.Cards
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -134,6 +137,7 @@ export const layer = Layer.mergeAll(
   HttpApiBuilder.middlewareOpenApi({ path: openApiPath }),
   DocsPage.layer,
   VerificationPage.layer,
+  CardRevealPage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
   Deprecations.layer
@@ -167,6 +171,7 @@ export const layer = Layer.mergeAll(
       AgentsHandlers.meLayer,
       AgentOperationsHandlers.layer,
       AgentApprovalsHandlers.layer,
+      CardsHandlers.layer,
       SystemHandlers.layer
     )
   ),

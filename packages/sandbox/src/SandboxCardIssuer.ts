@@ -59,6 +59,8 @@ export const provisioningFor = (platformCustomerId: string | undefined): CardIss
   }
 }
 
+const refOf = (cardId: string): string => cardId.replace(/^Card:/, "").replaceAll("-", "")
+
 const expiryOf = (issuedAt: DateTime.Utc) => {
   const parts = DateTime.toParts(issuedAt)
   return { expMonth: parts.month, expYear: parts.year + 3 }
@@ -75,8 +77,9 @@ export const layer: Layer.Layer<CardIssuer.CardIssuer> = Layer.succeed(
             brand: "VISA",
             last4: pan.slice(-4),
             ...expiryOf(request.issuedAt),
-            issuerRef: `sandbox_issuer_${request.secret.slice(0, 16)}`,
-            processorRef: `sandbox_processor_${request.secret.slice(16)}`
+            // From the card's id, never from its secret: the references are public, the number and CVC are not.
+            issuerRef: `sandbox_issuer_${refOf(request.cardId)}`,
+            processorRef: `sandbox_processor_${refOf(request.cardId)}`
           },
           issuerSecret: request.secret,
           provisioning: provisioningFor(request.platformCustomerId)

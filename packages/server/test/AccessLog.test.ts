@@ -26,4 +26,14 @@ describe("AccessLog.line", () => {
       "GET /2025-10-13/verifications/Verification:1 200 2.0ms"
     )
   })
+
+  it("never logs the token of a card reveal page, which opens the card's full number and CVC", () => {
+    expect(AccessLog.line("GET", "/cards/reveal/Zm9vYmFyYmF6-_x", 200, 2)).toBe("GET /cards/reveal/{token} 200 2.0ms")
+    expect(AccessLog.line("GET", "/mount/cards/reveal/Zm9vYmFyYmF6?x=1", 410, 2)).toBe(
+      "GET /mount/cards/reveal/{token} 410 2.0ms"
+    )
+    expect(AccessLog.line("POST", "/2025-10-13/cards/Card:1/reveal", 200, 2)).toBe(
+      "POST /2025-10-13/cards/Card:1/reveal 200 2.0ms"
+    )
+  })
 })

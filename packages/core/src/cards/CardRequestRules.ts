@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { InvalidInput } from "../kernel/index.js"
+import type { CardFilter, CardStatus } from "./Card.js"
 import type { CreateCardRequest, RequestedStatus, UpdateCardRequest } from "./CardRequest.js"
 
 /**
@@ -74,4 +75,29 @@ export const update = (request: UpdateCardRequest): Either.Either<UpdateCard, In
       )
     }
     return { status, fundingSource, maxSpendPerTransaction }
+  })
+
+/** The query of `GET /cards`: our spec's filter names and the reference API's aliases, paging apart. */
+export interface ListQuery {
+  readonly customerId?: string | undefined
+  readonly cardholderId?: string | undefined
+  readonly accountId?: string | undefined
+  readonly platformCardId?: string | undefined
+  readonly status?: CardStatus | undefined
+  readonly state?: CardStatus | undefined
+  readonly sortOrder?: "asc" | "desc" | undefined
+}
+
+/** The filter of a `GET /cards` (newest first unless `sortOrder=asc`), or the alias that disagrees with our name. */
+export const listFilter = (query: ListQuery): Either.Either<CardFilter, InvalidInput.InvalidInput> =>
+  Either.gen(function* () {
+    const customerId = yield* oneOf(query.customerId, query.cardholderId, "customerId", "cardholderId")
+    const status = yield* oneOf(query.status, query.state, "status", "state")
+    return {
+      customerId,
+      accountId: query.accountId,
+      platformCardId: query.platformCardId,
+      status,
+      sortOrder: query.sortOrder ?? "desc"
+    }
   })

@@ -9,6 +9,9 @@ import type { CardId } from "./Card.js"
  * never carries them. The link's token is 32 random bytes (base64url); only its SHA-256 (hex) is stored.
  */
 
+/** Where the reveal page is served, outside the versioned API (beside `/verify`): `<pagePath>/<token>`. */
+export const pagePath = "/cards/reveal"
+
 /** How long a reveal link can be opened after it is issued. */
 export const lifetime = Duration.minutes(5)
 

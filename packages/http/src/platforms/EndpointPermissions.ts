@@ -75,7 +75,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     issueDeviceCode: "MANAGE",
     deviceCodeStatus: "VIEW"
   },
-  agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" }
+  agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" },
+  cards: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", reveal: "MANAGE" }
 }
 
 const byRoute = (() => {

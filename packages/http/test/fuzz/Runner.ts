@@ -17,6 +17,8 @@ export interface Target {
   readonly agentBearer?: string
   /** Ids the fuzz must never use as an existing id (deleting them would turn later cases into 401s). */
   readonly protectedIds?: ReadonlyArray<string>
+  /** Ids of resources the target made before the run (the API alone cannot), known as existing ids from the start. */
+  readonly seededIds?: ReadonlyArray<string>
   /** Whether the target reads a request's Content-Length from the header the fuzz sets (in process) or sets its own. */
   readonly inProcess: boolean
 }
@@ -141,6 +143,7 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   const pool = new IdPool()
   const prefix = new URL(target.mountUrl).pathname.replace(/\/+$/, "")
 
+  pool.harvest(target.seededIds ?? [])
   for (const seed of options.seeds ?? []) {
     const response = await target.fetch(`${target.mountUrl}${seed.path}`, {
       method: seed.method,

@@ -255,8 +255,11 @@ export const checkedFetch = (fetch: Fetch, mountUrl: string): Fetch => {
     const response = await fetch(request)
     const inside = url.origin === mount.origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))
     const path = inside ? url.pathname.slice(prefix.length) || "/" : `(outside the mount) ${url.pathname}`
-    // The hosted verification page (`/verify/…`) answers HTML, outside the API's contract.
-    if (servedOutsideTheContract.has(path) || path.startsWith("/verify/")) return response
+    // The hosted verification page (`/verify/…`) and the card reveal page (`/cards/reveal/…`) answer HTML, outside
+    // the API's contract.
+    if (servedOutsideTheContract.has(path) || path.startsWith("/verify/") || path.startsWith("/cards/reveal/")) {
+      return response
+    }
     const body = await response.text()
     ;(await load()).verify({
       method: request.method,

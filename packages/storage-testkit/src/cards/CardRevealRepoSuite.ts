@@ -1,13 +1,14 @@
 import { expect } from "@effect/vitest"
 import { DateTime, Effect, Either, Option } from "effect"
-import { CardReveal } from "@payrail/core"
+import { CardReveal, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 import * as CardFixtures from "./CardFixtures.js"
 
 /**
  * Card reveal links: found as inserted without being used up, a token inserted once, consumed once (by exactly one
- * of 20 concurrent consumes), never at or after its expiry, never when unknown.
+ * of 20 concurrent consumes), never at or after its expiry, never when unknown; a consumption rolled back with its
+ * unit of work leaves the link usable.
  */
 export const register = (it: Methods) => {
   it.effect("finds a reveal as inserted without consuming it; a token is inserted once; unknown is none", () =>
@@ -60,6 +61,21 @@ export const register = (it: Methods) => {
         { concurrency: "unbounded" }
       )
       expect(consumed.filter(Option.isSome)).toEqual([Option.some(reveal)])
+    })
+  )
+
+  it.effect("leaves a reveal usable when the unit of work that consumed it rolls back", () =>
+    Effect.gen(function* () {
+      const repo = yield* CardReveal.CardRevealRepo
+      const store = yield* UnitOfWork.UnitOfWork
+      const platform = yield* Fixtures.insertPlatform
+      const reveal = CardFixtures.reveal(CardFixtures.card(platform.id), 1_500)
+      yield* repo.insert(reveal)
+      const failed = yield* Effect.either(
+        store.transaction(Effect.zipRight(repo.consume(reveal.tokenHash, Fixtures.at(1_000)), Effect.fail("undo")))
+      )
+      expect(Either.isLeft(failed)).toBe(true)
+      expect(yield* repo.consume(reveal.tokenHash, Fixtures.at(1_200))).toEqual(Option.some(reveal))
     })
   )
 }

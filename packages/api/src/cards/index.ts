@@ -1,0 +1,2 @@
+export * as CardErrorBodies from "./CardErrorBodies.js"
+export * as CardsApi from "./CardsApi.js"

@@ -1,0 +1,3 @@
+export * as CardRevealPage from "./CardRevealPage.js"
+export * as CardRevealPageHtml from "./CardRevealPageHtml.js"
+export * as CardsHandlers from "./CardsHandlers.js"
