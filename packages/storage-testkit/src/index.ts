@@ -1,5 +1,6 @@
 export * as AgentFixtures from "./agents/AgentFixtures.js"
 export * as AccountFixtures from "./accounts/AccountFixtures.js"
+export * as CardTransactionFixtures from "./cards/CardTransactionFixtures.js"
 export * as Fixtures from "./Fixtures.js"
 export * as LedgerFixtures from "./ledger/LedgerFixtures.js"
 export * as PaymentFixtures from "./payments/PaymentFixtures.js"
