@@ -4,6 +4,7 @@ import { Layer } from "effect"
 import type {
   AgentActions,
   AgentCustomerScope,
+  CardTransactions,
   Agents,
   ApiTokens,
   Authentication,
@@ -45,6 +46,7 @@ import {
   AgentOperationsHandlers,
   AgentsHandlers
 } from "./agents/index.js"
+import { SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -109,6 +111,7 @@ export type Services =
   | Agents.Agents
   | AgentCustomerScope.AgentCustomerScope
   | AgentActions.AgentActions
+  | CardTransactions.CardTransactions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -165,6 +168,7 @@ export const layer = Layer.mergeAll(
       AgentsHandlers.meLayer,
       AgentOperationsHandlers.layer,
       AgentApprovalsHandlers.layer,
+      SandboxCardsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -5,6 +5,7 @@ import {
   CardTransaction,
   CardTransactionRepo,
   type Errors,
+  InternalAccountRepo,
   Ledger,
   type Platform,
   SystemAccounts
@@ -74,21 +75,42 @@ export const stored = (
     Option.getOrThrow
   )
 
+// Every USD internal account of the platform (customers' and its own), a page at a time.
+const usdAccounts = (platformId: Platform.PlatformId) =>
+  Effect.gen(function* () {
+    const repo = yield* InternalAccountRepo.InternalAccountRepo
+    const ids: Array<string> = []
+    for (const owner of ["customers", "platform"] as const) {
+      let after: Option.Option<{ readonly createdAt: DateTime.Utc; readonly id: string }> = Option.none()
+      for (;;) {
+        const page = yield* repo.list(platformId, { owner, currency: "USD" }, { limit: 100, after })
+        ids.push(...page.data.map((account) => account.id))
+        const last = page.data[page.data.length - 1]
+        if (!page.hasMore || last === undefined) break
+        after = Option.some({ createdAt: last.createdAt, id: last.id })
+      }
+    }
+    return ids
+  })
+
 /**
- * The ledger's invariants over the funding account and the platform's USD rail clearing account (the only accounts
- * card transactions and sandbox funding move): every currency sums to zero, balances equal their entries, the
- * funding account's available balance is never negative, and it equals `expectedAvailable` with `expectedPending`
- * reserved by holds.
+ * The ledger's invariants over every USD account of the platform (its internal accounts and its system accounts):
+ * every currency sums to zero, balances equal their entries, no internal account's available balance is negative;
+ * and the funding account's available balance and pending debits (what holds reserve) are `expected`.
  */
 export const checkLedger = (
   platformId: Platform.PlatformId,
   fundingAccountId: string,
   expected: { readonly available: number; readonly pendingDebits: number }
-): Effect.Effect<void, Ledger.InvalidPosting | Errors.StoreFailure, Ledger.Ledger> =>
+): Effect.Effect<
+  void,
+  Ledger.InvalidPosting | Errors.StoreFailure,
+  Ledger.Ledger | InternalAccountRepo.InternalAccountRepo
+> =>
   Effect.gen(function* () {
     const balances = yield* LedgerFixtures.checkInvariants(platformId, [
-      fundingAccountId,
-      SystemAccounts.accountId(platformId, "RAIL_CLEARING", "USD")
+      ...(yield* usdAccounts(platformId)),
+      ...SystemAccounts.kinds.map((kind) => SystemAccounts.accountId(platformId, kind, "USD"))
     ])
     const funding = balances.get(fundingAccountId)
     expect(funding).toBeDefined()

@@ -1,0 +1,1 @@
+export * as SandboxCardsApi from "./SandboxCardsApi.js"

@@ -1,0 +1,1 @@
+export * as SandboxCardsHandlers from "./SandboxCardsHandlers.js"
