@@ -1,5 +1,16 @@
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { Agent, Agents, AuthenticationLimits, Customers, Domain, Ids, Platforms, type Storage } from "@payrail/core"
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import {
+  Agent,
+  Agents,
+  AuthenticationLimits,
+  Customers,
+  Domain,
+  Ids,
+  InternalAccountRepo,
+  Platforms,
+  type Storage
+} from "@payrail/core"
+import { CardTransactionFixtures } from "@payrail/storage-testkit"
 import { Sandbox } from "@payrail/sandbox"
 import { WebHandler } from "@payrail/http"
 import type { Target } from "./Runner.js"
@@ -12,7 +23,8 @@ const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
  * The API in this process over `storage`, through the web-standard handler (as an embedder mounts it), with a
  * sandbox platform, a token holding every permission and a VIEW-only one. Rate limits are off, so that thousands of
  * fast requests on one token reach the operations instead of a 429 (the limits have their own tests). An agent of a
- * seeded customer is connected, so the agent operations run with its access token.
+ * seeded customer is connected, so the agent operations run with its access token. The customer also has an active
+ * card on its (unfunded) USD account (stored directly), so the card simulators reach a real card.
  */
 export const make = async (
   storage: Layer.Layer<Storage.Services, unknown>
@@ -27,7 +39,7 @@ export const make = async (
     )
   )
   const context = await runtime.runPromise(Effect.context<Domain.Services | Storage.Services>())
-  const [full, view, agent] = await runtime.runPromise(
+  const [full, view, agent, card] = await runtime.runPromise(
     Effect.gen(function* () {
       const platforms = yield* Platforms.Platforms
       const platform = yield* platforms.create({ name: "Fuzz platform", environment: "SANDBOX" })
@@ -55,10 +67,22 @@ export const make = async (
         })
       )
       const redeemed = yield* agents.redeem(created.deviceCode.code)
+      const accounts = yield* (yield* InternalAccountRepo.InternalAccountRepo).list(
+        platform.id,
+        { owner: "customers", customerId: customer.id, currency: "USD", type: "INTERNAL_FIAT" },
+        { limit: 1, after: Option.none() }
+      )
+      const funding = accounts.data[0]
+      // Left unfunded: a sandbox funding is a transaction, whose id the transaction cases would then draw.
+      const card =
+        funding === undefined
+          ? undefined
+          : yield* CardTransactionFixtures.insertActiveCard(platform.id, customer.id, funding.id)
       return yield* Effect.all([
         platforms.issueToken({ platformId: platform.id, name: "fuzz", permissions: ["VIEW", "TRANSACT", "MANAGE"] }),
         platforms.issueToken({ platformId: platform.id, name: "fuzz view", permissions: ["VIEW"] }),
-        Effect.succeed({ id: created.agent.id, token: redeemed.accessToken })
+        Effect.succeed({ id: created.agent.id, token: redeemed.accessToken }),
+        Effect.succeed(card)
       ])
     })
   )
@@ -70,6 +94,7 @@ export const make = async (
     viewBasic: basicOf(view.token.clientId, view.clientSecret),
     agentBearer: `Bearer ${agent.token}`,
     protectedIds: [agent.id],
+    knownIds: card === undefined ? [] : [card.id],
     inProcess: true,
     dispose: async () => {
       await web.dispose()

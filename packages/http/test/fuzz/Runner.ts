@@ -15,6 +15,8 @@ export interface Target {
   readonly viewBasic?: string
   /** `Authorization` value of an agent's access token (`Bearer gat_…`), for the agent operations. */
   readonly agentBearer?: string
+  /** Ids of resources the target made beforehand (an active card), added to the pool of existing ids. */
+  readonly knownIds?: ReadonlyArray<string>
   /** Ids the fuzz must never use as an existing id (deleting them would turn later cases into 401s). */
   readonly protectedIds?: ReadonlyArray<string>
   /** Whether the target reads a request's Content-Length from the header the fuzz sets (in process) or sets its own. */
@@ -161,6 +163,7 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   const tokenList = api.operations.find(
     (operation) => operation.method === "GET" && operation.template.endsWith("/tokens")
   )
+  pool.harvest(target.knownIds ?? [])
   for (const id of target.protectedIds ?? []) pool.protect(id)
   if (tokenList !== undefined) {
     const response = await target.fetch(`${target.mountUrl}${tokenList.template}?limit=100`, {
