@@ -144,6 +144,24 @@ describeOverHttp("card transactions", {}, (api) => {
     expect((await t.send("GET", `/internal-accounts/${t.funding}`)).body.balance.amount).toBe(0)
   })
 
+  it("of 10 concurrent clearings of one authorization exactly one settles it; the others are 409", async () => {
+    const t = await setup(1_000)
+    const id = (await t.purchase(400)).body.id
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.simulate("clearing", { cardTransactionId: id, amount: 400 }))
+    )
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
+    for (const answer of answers.filter((each) => each.status !== 200)) {
+      expect(answer.status).toBe(409)
+      expect(["CONFLICT", "INVALID_STATE_TRANSITION"]).toContain(answer.body.code)
+    }
+    expect((await webhooksOf(id)).map((event) => event.type)).toEqual([
+      "CARD_TRANSACTION.AUTHORIZED",
+      "CARD_TRANSACTION.SETTLED"
+    ])
+    await t.ledger(600, 0)
+  })
+
   it("clearing above the hold pulls the difference, or is EXCEPTION; zero expires; advice moves the hold", async () => {
     const t = await setup(1_000)
     const tip = (await t.purchase(100)).body.id
@@ -205,6 +223,7 @@ describeOverHttp("card transactions", {}, (api) => {
       amount: 10
     })
     expect(misplaced).toMatchObject({ status: 404, body: { code: "TRANSACTION_NOT_FOUND" } })
+    await t.ledger(990, 10)
   })
 })
 

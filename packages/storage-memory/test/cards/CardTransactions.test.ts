@@ -11,6 +11,7 @@ import {
   Ids,
   InternalAccount,
   InternalAccountRepo,
+  type Job,
   Jobs,
   Outbox,
   Platforms,
@@ -154,10 +155,14 @@ describe("CardTransactions: authorizations", () => {
       const delayed = yield* authorize(s, 300, "Delayed 005")
       expect(delayed.pullSummary.pendingCount).toBe(1)
       const jobs = yield* Jobs.Jobs
+      const pulls: Array<Job.Job> = []
       const runDue = Effect.gen(function* () {
         const claimed = yield* jobs.claim({ limit: 10, now: yield* DateTime.now, lease: Duration.minutes(1) })
         for (const held of claimed) {
-          if (held.job.kind === "cards.pull") yield* (yield* CardJobs.CardJobs).pull(held.job)
+          if (held.job.kind === "cards.pull") {
+            yield* (yield* CardJobs.CardJobs).pull(held.job)
+            pulls.push(held.job)
+          }
           yield* jobs.complete(held)
         }
         return claimed.length
@@ -165,6 +170,8 @@ describe("CardTransactions: authorizations", () => {
       expect(yield* runDue).toBe(0)
       yield* TestClock.adjust("30 seconds")
       expect(yield* runDue).toBe(1)
+      // Run twice (a worker's lease ran out): nothing more changes.
+      for (const job of pulls) yield* (yield* CardJobs.CardJobs).pull(job)
       const confirmed = yield* (yield* service).get(s.platform, delayed.id)
       expect(confirmed).toMatchObject({ status: "AUTHORIZED", pullSummary: { pendingCount: 0, count: 1 } })
       expect((yield* eventsOf(delayed.id)).map((event) => event.data["pullSummary"])).toMatchObject([
@@ -425,6 +432,7 @@ describe("CardTransactions: refunds and credits", () => {
         )
       )
       expect(unknownCard.code).toBe("NOT_FOUND")
+      yield* ledger(s, 900, 100)
     }).pipe(Effect.provide(services))
   )
 })
