@@ -101,7 +101,12 @@ export const amountIn = (currency: Currency.Currency, amountMinor: bigint): Mone
 export const minor = (amount: Money.CurrencyAmount): bigint => BigInt(amount.amount)
 
 /** A summary with one more item of `amountMinor` (or one fewer, with `count` -1 and a negative amount). */
-export const add = (summary: Summary | undefined, count: number, amountMinor: bigint, currency: Currency.Currency) => ({
+export const add = (
+  summary: Summary | undefined,
+  count: number,
+  amountMinor: bigint,
+  currency: Currency.Currency
+): Summary => ({
   count: (summary?.count ?? 0) + count,
   totalAmount: amountIn(currency, (summary === undefined ? 0n : minor(summary.totalAmount)) + amountMinor)
 })
