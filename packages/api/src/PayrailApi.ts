@@ -3,7 +3,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { AgentApprovalsApi, AgentOperationsApi, AgentsApi } from "./agents/index.js"
-import { CardsApi } from "./cards/index.js"
+import { CardsApi, SandboxCardsApi } from "./cards/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
@@ -89,6 +89,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(AgentOperationsApi.AgentOperationsApi)
   .add(AgentApprovalsApi.AgentApprovalsApi)
   .add(CardsApi.CardsApi)
+  .add(SandboxCardsApi.SandboxCardsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

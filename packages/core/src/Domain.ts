@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
-import { CardJobs, Cards, TransactionFeed } from "./cards/index.js"
+import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -77,6 +77,7 @@ export type Services =
   | Cards.Cards
   | CardJobs.CardJobs
   | TransactionFeed.TransactionFeed
+  | CardTransactions.CardTransactions
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -143,6 +144,7 @@ export const layer = Layer.mergeAll(
   Verifications.layer,
   Documents.layer,
   Cards.layer,
+  CardTransactions.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

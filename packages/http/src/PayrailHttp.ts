@@ -4,6 +4,7 @@ import { Layer } from "effect"
 import type {
   AgentActions,
   AgentCustomerScope,
+  CardTransactions,
   Agents,
   ApiTokens,
   Cards,
@@ -47,7 +48,7 @@ import {
   AgentOperationsHandlers,
   AgentsHandlers
 } from "./agents/index.js"
-import { CardRevealPage, CardsHandlers } from "./cards/index.js"
+import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -114,6 +115,7 @@ export type Services =
   | AgentCustomerScope.AgentCustomerScope
   | AgentActions.AgentActions
   | Cards.Cards
+  | CardTransactions.CardTransactions
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -172,6 +174,7 @@ export const layer = Layer.mergeAll(
       AgentOperationsHandlers.layer,
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
+      SandboxCardsHandlers.layer,
       SystemHandlers.layer
     )
   ),

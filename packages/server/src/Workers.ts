@@ -30,7 +30,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.expiryHandler,
   PaymentJobs.incomingCompletionHandler,
   AgentActionExpiryJob.handler,
-  CardJobs.provisioningHandler
+  CardJobs.provisioningHandler,
+  CardJobs.pullHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

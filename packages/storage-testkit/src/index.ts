@@ -1,6 +1,7 @@
 export * as AgentFixtures from "./agents/AgentFixtures.js"
 export * as CardFixtures from "./cards/CardFixtures.js"
 export * as AccountFixtures from "./accounts/AccountFixtures.js"
+export * as CardTransactionFixtures from "./cards/CardTransactionFixtures.js"
 export * as Fixtures from "./Fixtures.js"
 export * as LedgerFixtures from "./ledger/LedgerFixtures.js"
 export * as PaymentFixtures from "./payments/PaymentFixtures.js"

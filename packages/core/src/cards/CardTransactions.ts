@@ -1,13 +1,20 @@
-import { Context, type Effect } from "effect"
-import type { InvalidInput, Page, StoreFailure } from "../kernel/index.js"
+import { Context, Effect, Layer, Option } from "effect"
+import type { Jobs } from "../events/index.js"
+import type { Ids, InvalidInput, Outbox, Page, StoreFailure, UnitOfWork } from "../kernel/index.js"
+import type { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
+import * as CardAuthorization from "./CardAuthorization.js"
+import * as CardClearing from "./CardClearing.js"
+import * as CardRefunds from "./CardRefunds.js"
+import type { CardRepo } from "./CardRepo.js"
+import { CardTransactionRepo } from "./CardTransactionRepo.js"
 import type { CardId } from "./Card.js"
-import type {
-  CardConflict,
-  CardDeclined,
-  CardNotFound,
+import {
+  type CardConflict,
+  type CardDeclined,
+  type CardNotFound,
   CardTransactionNotFound,
-  CardTransactionStateInvalid
+  type CardTransactionStateInvalid
 } from "./CardErrors.js"
 import type { CardTransaction, CardTransactionFilter, CardTransactionId } from "./CardTransaction.js"
 import type {
@@ -21,7 +28,12 @@ import type {
   SimulatedReturnReversal
 } from "./CardSimulation.js"
 
-type Failure = CardNotFound | CardConflict | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+/**
+ * `BalanceLimitExceeded`: a credit would take the funding account's balance past `Ledger.balanceMinorMax` (added
+ * for the implementation; the ledger refuses it and nothing is recorded).
+ */
+type Failure =
+  CardNotFound | CardConflict | InvalidInput.InvalidInput | Ledger.BalanceLimitExceeded | StoreFailure.StoreFailure
 type OnTransaction = Failure | CardTransactionNotFound | CardTransactionStateInvalid
 
 /**
@@ -77,3 +89,31 @@ export class CardTransactions extends Context.Tag("@payrail/core/CardTransaction
     ) => Effect.Effect<Page.Page<CardTransaction>, StoreFailure.StoreFailure>
   }
 >() {}
+
+/** What the card transaction use cases need: storage, the ledger, the outbox and jobs. */
+export type Requirements =
+  CardRepo | CardTransactionRepo | Ledger.Ledger | Outbox.Outbox | UnitOfWork.UnitOfWork | Ids.Ids | Jobs.Jobs
+
+/** The card transactions of the domain, on the ports (docs/card-transactions.md). */
+export const layer = Layer.effect(
+  CardTransactions,
+  Effect.gen(function* () {
+    const context = yield* Effect.context<Requirements>()
+    const rows = yield* CardTransactionRepo
+    const run = <A, E>(effect: Effect.Effect<A, E, Requirements>) => Effect.provide(effect, context)
+    return CardTransactions.of({
+      authorize: (platform, cardId, kind, request) => run(CardAuthorization.authorize(platform, cardId, kind, request)),
+      clear: (platform, cardId, request) => run(CardClearing.clear(platform, cardId, request)),
+      refund: (platform, cardId, request) => run(CardRefunds.refund(platform, cardId, request)),
+      reverseRefund: (platform, cardId, request) => run(CardRefunds.reverseRefund(platform, cardId, request)),
+      advise: (platform, cardId, request) => run(CardClearing.advise(platform, cardId, request)),
+      balanceInquiry: (platform, cardId, request) => run(CardAuthorization.balanceInquiry(platform, cardId, request)),
+      get: Effect.fn("CardTransactions.get")(function* (platform, id) {
+        const found = yield* rows.findById(platform.id, id)
+        if (Option.isNone(found)) return yield* CardTransactionNotFound.of(id)
+        return found.value.transaction
+      }),
+      list: (platform, filter, page) => rows.list(platform.id, filter, page)
+    })
+  })
+)

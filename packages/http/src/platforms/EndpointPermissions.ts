@@ -76,7 +76,19 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     deviceCodeStatus: "VIEW"
   },
   agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" },
-  cards: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", reveal: "MANAGE" }
+  cards: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", reveal: "MANAGE" },
+  sandboxCards: {
+    authorization: "TRANSACT",
+    clearing: "TRANSACT",
+    return: "TRANSACT",
+    return_reversal: "TRANSACT",
+    authorization_advice: "TRANSACT",
+    balance_inquiry: "TRANSACT",
+    credit_authorization: "TRANSACT",
+    financial_authorization: "TRANSACT",
+    financial_credit_authorization: "TRANSACT",
+    credit_authorization_advice: "TRANSACT"
+  }
 }
 
 const byRoute = (() => {
