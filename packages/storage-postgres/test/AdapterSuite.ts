@@ -87,7 +87,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "customer_lifecycle",
             "kyc_links",
             "uma_lookup_expiry",
-            "agents"
+            "agents",
+            "cards"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
