@@ -15,6 +15,13 @@ const { reportFieldErrors } = FieldErrorReport
 /** 404 `NOT_FOUND`: no action with this id for this agent. */
 export const AgentActionNotFoundBody = wire(AgentErrors.AgentActionNotFound, 404, "No such action of this agent")
 /** 409 `CONFLICT` (`action_not_pending`): the action was decided already; a repeated approve or reject lands here. */
+/** 409 `TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL`: no agent action waits for approval on the transaction. */
+export const TransactionNotPendingApprovalBody = wire(
+  AgentErrors.TransactionNotPendingApproval,
+  409,
+  "No agent action waits for approval on this transaction (none was submitted, or it was decided or expired)"
+)
+
 export const AgentActionNotPendingBody = wire(
   AgentErrors.AgentActionNotPending,
   409,
@@ -97,13 +104,13 @@ export class AgentApprovalsApi extends HttpApiGroup.make("agentApprovals")
       .setPath(TransactionPath)
       .addSuccess(Transaction.Transaction)
       .addError(TransactionsApi.TransactionNotFoundBody)
-      .addError(AgentActionNotPendingBody)
+      .addError(TransactionNotPendingApprovalBody)
       .annotate(OpenApi.Summary, "Approve an agent-initiated transaction")
       .annotate(
         OpenApi.Description,
         "Approves the pending agent action whose transaction this is (a quote an agent submitted for execution), as " +
           "`POST /agents/{agentId}/actions/{actionId}/approve` does, and answers the transaction as it now is. 409 " +
-          "when the transaction has no pending agent action."
+          "`TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` when no agent action waits on the transaction."
       )
   )
   .addError(Authentication.PermissionDeniedBody)

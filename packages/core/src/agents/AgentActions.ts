@@ -22,6 +22,7 @@ import { type AgentCaller, requirePermission } from "./AgentCaller.js"
 import {
   AgentActionNotFound,
   AgentActionNotPending,
+  TransactionNotPendingApproval,
   AgentNotFound,
   type AgentPermissionDenied,
   AgentPolicyDenied
@@ -127,7 +128,7 @@ export class AgentActions extends Context.Tag("@payrail/core/AgentActions")<
       transactionId: Transaction.TransactionId
     ) => Effect.Effect<
       Transaction.Transaction,
-      PaymentErrors.TransactionNotFound | AgentActionNotPending | StoreFailure.StoreFailure
+      PaymentErrors.TransactionNotFound | TransactionNotPendingApproval | StoreFailure.StoreFailure
     >
   }
 >() {}
@@ -286,8 +287,12 @@ export const layer = Layer.effect(
           return yield* PaymentErrors.TransactionNotFound.of(transactionId)
         }
         const action = yield* actions.findByTransactionId(platform.id, transactionId)
-        if (Option.isNone(action)) return yield* AgentActionNotPending.of(transactionId, "NONE")
-        yield* decide(platform, action.value, { _tag: "Approve" })
+        if (Option.isNone(action)) return yield* TransactionNotPendingApproval.of(transactionId, "NONE")
+        yield* decide(platform, action.value, { _tag: "Approve" }).pipe(
+          Effect.catchTag("AgentActionNotPending", (refused) =>
+            Effect.fail(TransactionNotPendingApproval.of(transactionId, refused.details.status))
+          )
+        )
         const stored = yield* transactionRepo.findById(platform.id, transactionId)
         return yield* Option.match(stored, {
           onNone: () => Effect.fail(PaymentErrors.TransactionNotFound.of(transactionId)),

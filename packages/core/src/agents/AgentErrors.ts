@@ -151,3 +151,28 @@ export class AgentActionNotPending extends Schema.TaggedError<AgentActionNotPend
     })
   }
 }
+
+/**
+ * `POST /transactions/{transactionId}/approve` on a transaction that waits for no platform approval: no agent action
+ * is pending on it (it was not submitted by an agent, or its action was decided or expired already). The reference
+ * API's code `TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` (409), with the transaction and where its action stands
+ * (`NONE` when no agent submitted it).
+ */
+export class TransactionNotPendingApproval extends Schema.TaggedError<TransactionNotPendingApproval>()(
+  "TransactionNotPendingApproval",
+  {
+    code: Schema.tag("TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL"),
+    reason: Schema.String,
+    details: Schema.Struct({ transactionId: Schema.String, actionStatus: Schema.String })
+  }
+) {
+  static of(transactionId: string, actionStatus: string): TransactionNotPendingApproval {
+    return new TransactionNotPendingApproval({
+      reason:
+        actionStatus === "NONE"
+          ? "No agent action waits for approval on this transaction"
+          : `The transaction's agent action is ${actionStatus}, not PENDING_APPROVAL`,
+      details: { transactionId, actionStatus }
+    })
+  }
+}

@@ -193,7 +193,11 @@ describeOverHttp("agent approvals over HTTP", { config }, (api) => {
       agentId: fixtures.agent.id,
       status: "COMPLETED"
     })
-    expect(await fixtures.refusal("POST", path)).toMatchObject({ status: 409, code: "CONFLICT" })
+    expect(await fixtures.refusal("POST", path)).toMatchObject({
+      status: 409,
+      code: "TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL",
+      details: { transactionId: action.quote?.transactionId, actionStatus: "APPROVED" }
+    })
     expect(
       await fixtures.refusal("POST", `/transactions/Transaction:${globalThis.crypto.randomUUID()}/approve`)
     ).toMatchObject({ status: 404, code: "TRANSACTION_NOT_FOUND" })
@@ -204,7 +208,8 @@ describeOverHttp("agent approvals over HTTP", { config }, (api) => {
     )
     expect(await fixtures.refusal("POST", `/transactions/${platformQuote.body.transactionId}/approve`)).toMatchObject({
       status: 409,
-      code: "CONFLICT"
+      code: "TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL",
+      details: { transactionId: platformQuote.body.transactionId, actionStatus: "NONE" }
     })
   })
 
