@@ -1,4 +1,5 @@
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
+import { Customer, CustomerRepo } from "../customers/index.js"
 import { Jobs } from "../events/index.js"
 import { Ids, InvalidInput, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -17,6 +18,8 @@ import * as SandboxCardNetwork from "./SandboxCardNetwork.js"
  */
 
 const { amountIn, currencyOf } = CardTransactionRecords
+
+const decodeCustomerId = Schema.decodeUnknownOption(Customer.CustomerId)
 
 /** Whether a message of `kind` credits the funding account. */
 export const isCredit = (kind: AuthorizationKind): boolean =>
@@ -51,6 +54,18 @@ export const declineOf = (
 }
 
 /**
+ * Whether the card's holder was deleted: a deleted customer's card spends nothing more (its debits decline
+ * `CARD_NOT_ACTIVE`); credits, clearings and refunds of what it spent before still settle.
+ */
+const cardholderDeleted = (platform: Platform.Platform, card: Card) =>
+  Effect.gen(function* () {
+    const customerId = decodeCustomerId(card.customerId)
+    if (Option.isNone(customerId)) return false
+    const found = yield* (yield* CustomerRepo.CustomerRepo).findById(platform.id, customerId.value)
+    return Option.isSome(found) && found.value.customer.isDeleted
+  })
+
+/**
  * A new card transaction of `kind` (see `CardTransactions.authorize`). An `AUTHORIZATION` holds its amount (a
  * pending posting; `InsufficientFunds` declines `INSUFFICIENT_FUNDS`); with descriptor `005` its pull stays pending
  * until `CardPullJob` confirms it; with `006` the pull fails at once: the row is `EXCEPTION` and the hold released in
@@ -68,6 +83,9 @@ export const authorize = Effect.fn("CardTransactions.authorize")(function* (
     return yield* InvalidInput.InvalidInput.onField("currency.code", `The card's currency is ${card.currency}`)
   }
   const decline = declineOf(card, kind, request.amount, request.merchant.descriptor)
+  if (Option.isNone(decline) && !isCredit(kind) && (yield* cardholderDeleted(platform, card))) {
+    return yield* CardDeclined.of("CARD_NOT_ACTIVE", card.id, token)
+  }
   if (Option.isSome(decline) || card.fundingSource === undefined) {
     return yield* CardDeclined.of(
       Option.getOrElse(decline, () => "CARD_NOT_ACTIVE" as const),

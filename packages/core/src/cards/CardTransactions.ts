@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { CustomerRepo } from "../customers/index.js"
 import type { Jobs } from "../events/index.js"
 import type { Ids, InvalidInput, Outbox, Page, StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Ledger } from "../ledger/index.js"
@@ -92,7 +93,14 @@ export class CardTransactions extends Context.Tag("@payrail/core/CardTransaction
 
 /** What the card transaction use cases need: storage, the ledger, the outbox and jobs. */
 export type Requirements =
-  CardRepo | CardTransactionRepo | Ledger.Ledger | Outbox.Outbox | UnitOfWork.UnitOfWork | Ids.Ids | Jobs.Jobs
+  | CardRepo
+  | CardTransactionRepo
+  | CustomerRepo.CustomerRepo
+  | Ledger.Ledger
+  | Outbox.Outbox
+  | UnitOfWork.UnitOfWork
+  | Ids.Ids
+  | Jobs.Jobs
 
 /** The card transactions of the domain, on the ports (docs/card-transactions.md). */
 export const layer = Layer.effect(

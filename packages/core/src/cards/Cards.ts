@@ -50,6 +50,7 @@ export class Cards extends Context.Tag("@payrail/core/Cards")<
       Card,
       | InvalidInput.InvalidInput
       | CustomerErrors.CustomerNotFound
+      | CustomerErrors.CustomerDeleted
       | CardholderKycNotApproved
       | FundingSourceIneligible
       | StoreFailure.StoreFailure
@@ -134,9 +135,8 @@ export const layer = Layer.effect(
       const rules = yield* CardRequestRules.create(request)
       const customerId = decodeCustomerId(rules.customerId)
       const found = Option.isNone(customerId) ? Option.none() : yield* customers.findById(platform.id, customerId.value)
-      if (Option.isNone(found) || found.value.customer.isDeleted) {
-        return yield* CustomerErrors.CustomerNotFound.of(rules.customerId)
-      }
+      if (Option.isNone(found)) return yield* CustomerErrors.CustomerNotFound.of(rules.customerId)
+      if (found.value.customer.isDeleted) return yield* CustomerErrors.CustomerDeleted.of(found.value.customer.id)
       const customer = found.value.customer
       const status = customer.customerType === "INDIVIDUAL" ? customer.kycStatus : customer.kybStatus
       if (status !== "APPROVED") return yield* CardholderKycNotApproved.of(customer.id, status)

@@ -204,6 +204,24 @@ describeOverHttp("card transactions", {}, (api) => {
     await t.ledger(980, 0)
   })
 
+  it("a deleted cardholder's card spends nothing more, while what it spent before still clears and refunds", async () => {
+    const t = await setup(1_000)
+    const earlier = await t.purchase(300)
+    expect(earlier.status).toBe(200)
+    const customerId = earlier.body.customerId as string
+    expect((await t.send("DELETE", `/customers/${customerId}`)).status).toBe(200)
+    const declined = await t.purchase(100)
+    expect([declined.status, declined.body.code]).toEqual([400, "CARD_NOT_ACTIVE"])
+    expect((await t.purchase(100, "Shop", "financial_authorization")).body.code).toBe("CARD_NOT_ACTIVE")
+    const cleared = await t.simulate("clearing", { cardTransactionId: earlier.body.id, amount: 300 })
+    expect(cleared.body.status).toBe("SETTLED")
+    const refund = await t.simulate("return", { cardTransactionId: earlier.body.id, amount: 300 })
+    expect(refund.body).toMatchObject({ status: "SETTLED", direction: "CREDIT" })
+    await t.ledger(1_000, 0)
+    const again = await t.send("POST", "/cards", { customerId, form: "VIRTUAL", fundingSource: t.funding })
+    expect([again.status, again.body.code]).toEqual([410, "CUSTOMER_DELETED"])
+  })
+
   it("needs TRANSACT; unknown cards, other platforms' cards and transactions of another card are 404", async () => {
     const t = await setup(1_000)
     const viewer = await api.tokenWith(["VIEW"])
