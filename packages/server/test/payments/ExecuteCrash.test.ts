@@ -20,7 +20,7 @@ const pairs = 8
 const clients = 16
 const fundingMinor = 1_000_000
 const paymentMinor = 100
-// The kill comes once this many executes have answered 2xx, with the clients still sending.
+// The kill comes once this many executes have answered 2xx, at a moment when executes are in flight.
 const executedBeforeKill = 40
 
 type Json = Record<string, unknown>
@@ -105,6 +105,7 @@ describe.skipIf(databaseUrl === undefined)("quote executions across a SIGKILL (D
 
     // The burst: each client quotes and executes in a loop until the server stops answering.
     const sent: Array<Sent> = []
+    let executing = 0
     const client = async (index: number) => {
       for (let turn = 0; ; turn++) {
         const pair = accounts[(index + turn) % pairs]!
@@ -118,14 +119,19 @@ describe.skipIf(databaseUrl === undefined)("quote executions across a SIGKILL (D
         expect(quoted.status).toBe(201)
         const quoteId = String(quoted.body["id"])
         const transactionId = String(quoted.body["transactionId"])
+        executing++
         const executed = await send(first, "POST", `/quotes/${quoteId}/execute`).catch(() => undefined)
+        executing--
         sent.push({ quoteId, transactionId, status: executed?.status ?? 0 })
         if (executed === undefined) return
         expect(executed.status).toBe(200)
       }
     }
     const burst = Promise.all(Array.from({ length: clients }, (_, index) => client(index)))
-    await waitUntil(async () => sent.filter((one) => one.status === 200).length >= executedBeforeKill, "the burst")
+    await waitUntil(
+      async () => executing >= 4 && sent.filter((one) => one.status === 200).length >= executedBeforeKill,
+      "the burst"
+    )
     first.kill()
     await first.exited
     await burst
