@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accounts/index.js"
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/index.js"
+import { Invitations } from "./invitations/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -78,6 +79,7 @@ export type Services =
   | CardJobs.CardJobs
   | TransactionFeed.TransactionFeed
   | CardTransactions.CardTransactions
+  | Invitations.Invitations
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -145,6 +147,7 @@ export const layer = Layer.mergeAll(
   Documents.layer,
   Cards.layer,
   CardTransactions.layer,
+  Invitations.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -5,6 +5,7 @@ import type {
   AgentActions,
   AgentCustomerScope,
   CardTransactions,
+  Invitations,
   Agents,
   ApiTokens,
   Cards,
@@ -50,6 +51,7 @@ import {
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
+import { InvitationsHandlers } from "./invitations/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -116,6 +118,7 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardTransactions.CardTransactions
+  | Invitations.Invitations
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -175,6 +178,7 @@ export const layer = Layer.mergeAll(
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
+      InvitationsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,0 +1,1 @@
+export * as InvitationsApi from "./InvitationsApi.js"

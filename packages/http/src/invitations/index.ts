@@ -1,0 +1,1 @@
+export * as InvitationsHandlers from "./InvitationsHandlers.js"
