@@ -6,6 +6,7 @@ import { AgentApprovalsApi, AgentOperationsApi, AgentsApi } from "./agents/index
 import { CardsApi, SandboxCardsApi } from "./cards/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { InvitationsApi } from "./invitations/index.js"
+import { LookupsApi } from "./lookups/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
@@ -92,6 +93,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
   .add(InvitationsApi.InvitationsApi)
+  .add(LookupsApi.LookupsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

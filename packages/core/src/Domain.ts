@@ -3,6 +3,7 @@ import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accou
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/index.js"
 import { Invitations } from "./invitations/index.js"
+import { Lookups, WithdrawalFees } from "./lookups/index.js"
 import { Customers } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -80,6 +81,8 @@ export type Services =
   | TransactionFeed.TransactionFeed
   | CardTransactions.CardTransactions
   | Invitations.Invitations
+  | Lookups.Lookups
+  | WithdrawalFees.WithdrawalFees
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -148,6 +151,8 @@ export const layer = Layer.mergeAll(
   Cards.layer,
   CardTransactions.layer,
   Invitations.layer,
+  Lookups.layer,
+  WithdrawalFees.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

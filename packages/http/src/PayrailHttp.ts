@@ -6,6 +6,8 @@ import type {
   AgentCustomerScope,
   CardTransactions,
   Invitations,
+  Lookups,
+  WithdrawalFees,
   Agents,
   ApiTokens,
   Cards,
@@ -52,6 +54,7 @@ import {
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
+import { LookupsHandlers } from "./lookups/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -119,6 +122,8 @@ export type Services =
   | Cards.Cards
   | CardTransactions.CardTransactions
   | Invitations.Invitations
+  | Lookups.Lookups
+  | WithdrawalFees.WithdrawalFees
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -179,6 +184,7 @@ export const layer = Layer.mergeAll(
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
       InvitationsHandlers.layer,
+      LookupsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -89,7 +89,14 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     financial_credit_authorization: "TRANSACT",
     credit_authorization_advice: "TRANSACT"
   },
-  invitations: { create: "MANAGE", get: "VIEW", claim: "MANAGE", cancel: "MANAGE" }
+  invitations: { create: "MANAGE", get: "VIEW", claim: "MANAGE", cancel: "MANAGE" },
+  lookups: {
+    discoveries: "VIEW",
+    umaProviders: "VIEW",
+    vasps: "VIEW",
+    estimateWithdrawalFee: "VIEW",
+    endUserTerms: "VIEW"
+  }
 }
 
 const byRoute = (() => {

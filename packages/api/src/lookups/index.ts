@@ -1,0 +1,1 @@
+export * as LookupsApi from "./LookupsApi.js"

@@ -1,0 +1,1 @@
+export * as LookupsHandlers from "./LookupsHandlers.js"
