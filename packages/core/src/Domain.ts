@@ -20,6 +20,15 @@ import {
   UmaLookups
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
+import {
+  BeneficiaryTrust,
+  FactorResets,
+  QuoteAuthorizations,
+  ScaFactors,
+  ScaJobs,
+  ScaLogins,
+  ScaProofs
+} from "./sca/index.js"
 import { BeneficialOwners, ContactVerifications, Documents, KycLinks, Verifications } from "./verification/index.js"
 import {
   CustomerEmailSync,
@@ -83,6 +92,12 @@ export type Services =
   | Invitations.Invitations
   | Lookups.Lookups
   | WithdrawalFees.WithdrawalFees
+  | ScaFactors.ScaFactors
+  | ScaLogins.ScaLogins
+  | FactorResets.FactorResets
+  | BeneficiaryTrust.BeneficiaryTrust
+  | QuoteAuthorizations.QuoteAuthorizations
+  | ScaJobs.ScaJobs
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -109,6 +124,18 @@ export const walletLayer = Layer.mergeAll(
   CustomerEmailSync.layer
 )
 
+// The proof machinery the SCA services share (it reads customers through the domain's `Customers`).
+const scaProofs = ScaProofs.layer.pipe(Layer.provide(Customers.layer))
+
+/** Strong customer authentication: factors, logins, resets, trusted beneficiaries and its jobs. */
+export const scaLayer = Layer.mergeAll(
+  ScaFactors.layer,
+  ScaLogins.layer,
+  FactorResets.layer,
+  BeneficiaryTrust.layer,
+  ScaJobs.layer
+).pipe(Layer.provide(scaProofs), Layer.provide(Customers.layer))
+
 /**
  * All use cases, built on the ports. Provide a storage adapter (`Storage.Services`), the providers (KYC, name
  * verification, wallet ownership, exchange rates, rails, the UMA directory: `Sandbox.layer` of `@payrail/sandbox`, or
@@ -132,8 +159,11 @@ export const layer = Layer.mergeAll(
   Layer.mergeAll(
     SandboxPayments.layer,
     AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
-    WalletExecutions.layer
-  ).pipe(Layer.provideMerge(Quotes.layer)),
+    WalletExecutions.layer,
+    QuoteAuthorizations.layer.pipe(Layer.provide(scaProofs))
+  ).pipe(
+    Layer.provideMerge(Quotes.layer.pipe(Layer.provide(QuoteAuthorizations.gateLayer.pipe(Layer.provide(scaProofs)))))
+  ),
   Transactions.layer,
   // Both kinds of transaction in one list, over the transaction service above (layers are memoised).
   TransactionFeed.layer.pipe(Layer.provide(Transactions.layer)),
@@ -153,6 +183,7 @@ export const layer = Layer.mergeAll(
   Invitations.layer,
   Lookups.layer,
   WithdrawalFees.layer,
+  scaLayer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -89,6 +89,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "uma_lookup_expiry",
             "agents",
             "cards",
+            "sca",
             "invitations"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )

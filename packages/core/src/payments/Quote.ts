@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Currency, JsonObject, ResourceId } from "../kernel/index.js"
 import { RateDetails } from "./RateDetails.js"
+import { ScaChallenge } from "./ScaChallenge.js"
 import { TransactionId } from "./Transaction.js"
 
 /** `Quote:<uuid>`: a locked price for one payment, executable until `expiresAt`. */
@@ -126,5 +127,7 @@ export class Quote extends Schema.Class<Quote>("Quote")({
   remittanceInformation: Schema.optional(Schema.String),
   lookupId: Schema.optional(Schema.String),
   /** The agent that created it (`Agent:<uuid>`, through `/agents/me/quotes`); absent for everything else. */
-  agentId: Schema.optional(Schema.String)
+  agentId: Schema.optional(Schema.String),
+  /** The strong customer authentication challenge to satisfy now: present only while `PENDING_AUTHORIZATION`. */
+  scaChallenge: Schema.optional(ScaChallenge)
 }) {}

@@ -22,7 +22,8 @@ export const newJob = (platformId: PlatformId.PlatformId, quoteId: QuoteId, expi
 const decodeQuoteId = Schema.decodeUnknownOption(QuoteId)
 
 /**
- * Expires the quote if it still waits (`PENDING` or `PENDING_AUTHORIZATION`), with its transaction (`EXPIRED`,
+ * Expires the quote if it still waits (`PENDING`; one in `PENDING_AUTHORIZATION` ends with its SCA challenge instead,
+ * see `ScaChallengeExpiryJob`), with its transaction (`EXPIRED`,
  * `failureReason: QUOTE_EXPIRED`) and the transaction's webhook, in one unit of work. An executed quote, or one
  * expired already, is left as it is: running the job twice changes nothing more.
  */
@@ -41,7 +42,8 @@ export const run = (job: Job.Job) =>
         const found = yield* quotes.findById(platformId, quoteId.value)
         if (Option.isNone(found)) return
         const quote = found.value
-        if (quote.status !== "PENDING" && quote.status !== "PENDING_AUTHORIZATION") return
+        // A quote waiting for strong customer authentication ends with its challenge (`SCA_NOT_COMPLETED`).
+        if (quote.status !== "PENDING") return
         const now = yield* DateTime.now
         if (DateTime.lessThan(now, quote.expiresAt))
           return yield* JobErrors.JobFailed.retryAt("not due yet", quote.expiresAt)

@@ -29,6 +29,7 @@ import { FxRateCache } from "./FxRateCache.js"
 import * as OwnershipThreshold from "./OwnershipThreshold.js"
 import { type PriceError, Pricer } from "./Pricer.js"
 import { Quote, QuoteId } from "./Quote.js"
+import { QuoteAuthorizationGate } from "./QuoteAuthorizationGate.js"
 import * as QuoteExpiryJob from "./QuoteExpiryJob.js"
 import { hasLapsed, lifetimeOf } from "./QuoteLifetime.js"
 import { type QuoteFilter, QuoteRepo } from "./QuoteRepo.js"
@@ -95,6 +96,12 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
       options?: { readonly walletSigned: boolean }
     ) => Effect.Effect<Quote, ExecuteError | WalletErrors.WalletSignatureMissing>
     /**
+     * Executes a quote waiting in `PENDING_AUTHORIZATION` whose challenge the caller has just verified, as `execute`
+     * would (without asking for authentication again); its `scaChallenge` is cleared. Any other status is 409. Joins
+     * the caller's unit of work.
+     */
+    readonly executeAuthorized: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, ExecuteError>
+    /**
      * The payer's money for a `REALTIME_FUNDING` quote arrived: `amountMinor` of `currencyCode`. The exact quoted
      * amount executes the quote as an execute would (the payment starts); any other amount fails the quote and its
      * transaction with `FUNDING_AMOUNT_MISMATCH`, the money going back to the payer (a completed refund). Answers the
@@ -138,6 +145,7 @@ export const layer = Layer.effect(
     const pricer = yield* Pricer
     const rates = yield* FxRateCache
     const funding = yield* FundingInstructions
+    const gate = yield* QuoteAuthorizationGate
     const event = TransactionEvents.withIds(ids)
     const accounts = yield* Effect.context<PaymentParties.Requirements>()
 
@@ -229,12 +237,50 @@ export const layer = Layer.effect(
         return next
       })
 
+    // The quote waits for strong customer authentication: `PENDING_AUTHORIZATION` with its challenge, its transaction
+    // too (with its webhook); nothing is reserved until it is authorized.
+    const holdForAuthorization = (
+      platform: Platform.Platform,
+      quote: Quote,
+      challenge: Quote["scaChallenge"] & {},
+      now: DateTime.Utc
+    ) =>
+      Effect.gen(function* () {
+        const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "REQUIRE_AUTHORIZATION"), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        const held = new Quote(
+          { ...quote, status, updatedAt: now, scaChallenge: challenge },
+          { disableValidation: true }
+        )
+        if (!(yield* quotes.transition(platform.id, quote.id, quote.status, held))) {
+          const winner = Option.map(yield* quotes.findById(platform.id, quote.id), (current) => current.status)
+          return yield* QuoteTransitionRefused.of(
+            quote.id,
+            Option.getOrElse(winner, () => quote.status),
+            "EXECUTE"
+          )
+        }
+        const waiting = yield* advance(platform, yield* transactionOf(platform, quote), ["AUTHORIZATION_REQUIRED"], {
+          now,
+          postingId: Option.none()
+        })
+        yield* outbox.append(yield* event(platform.id, waiting))
+        return { quote: held, transaction: waiting }
+      })
+
     // The execution proper, inside the caller's unit of work: by the platform's execute (`funding: false`), or by the
     // arrival of a real-time funded quote's money (`funding: true`).
     const executeWithin = (
       platform: Platform.Platform,
       quote: Quote,
-      how: { readonly funding: boolean; readonly purpose: Rails.RailLeg["purpose"] }
+      how: {
+        readonly funding: boolean
+        readonly purpose: Rails.RailLeg["purpose"]
+        /** Strong customer authentication was just completed: the quote leaves `PENDING_AUTHORIZATION`. */
+        readonly authorized?: boolean
+      }
     ) =>
       Effect.gen(function* () {
         const now = yield* DateTime.now
@@ -246,17 +292,27 @@ export const layer = Layer.effect(
           return yield* QuoteTransitionRefused.of(quote.id, quote.status, "EXECUTE")
         }
         const bookTransfer = isBookTransfer(quote)
-        const executing = yield* Either.match(QuoteState.transition(quote.id, quote.status, "EXECUTE"), {
-          onLeft: Effect.fail,
-          onRight: Effect.succeed
-        })
+        const authorized = how.authorized === true
+        const executing = yield* Either.match(
+          QuoteState.transition(quote.id, quote.status, authorized ? "AUTHORIZE" : "EXECUTE"),
+          { onLeft: Effect.fail, onRight: Effect.succeed }
+        )
+        // Strong customer authentication first when the gate asks for it (never for the payer's own money).
+        if (!authorized && !how.funding) {
+          const challenge = yield* gate.challengeFor(platform, quote)
+          if (Option.isSome(challenge)) return yield* holdForAuthorization(platform, quote, challenge.value, now)
+        }
+        const funded: TransactionState.TransactionEvent = authorized ? "AUTHORIZED" : "FUNDED"
         const status = bookTransfer
           ? yield* Either.match(QuoteState.transition(quote.id, executing, "COMPLETE"), {
               onLeft: Effect.die,
               onRight: Effect.succeed
             })
           : executing
-        const executed = new Quote({ ...quote, status, updatedAt: now }, { disableValidation: true })
+        const executed = new Quote(
+          { ...quote, status, updatedAt: now, scaChallenge: undefined },
+          { disableValidation: true }
+        )
         // The compare-and-set first: a losing concurrent execute stops here, before touching the ledger.
         if (!(yield* quotes.transition(platform.id, quote.id, quote.status, executed))) {
           // The winner may have been the expiry job, not another execute: answer as a later read would have.
@@ -274,7 +330,7 @@ export const layer = Layer.effect(
         if (bookTransfer) {
           // Between two internal accounts no rail is crossed: the payment settles in this unit of work. The posting
           // comes last, carrying the transaction's event, so the balances stay locked only until the commit.
-          const completed = yield* advance(platform, stored, ["FUNDED", "COMPLETED"], {
+          const completed = yield* advance(platform, stored, [funded, "COMPLETED"], {
             now,
             postingId: Option.none(),
             settledAt: now
@@ -284,7 +340,7 @@ export const layer = Layer.effect(
           return { quote: executed, transaction: completed }
         }
         const postingId = yield* postMovement(platform, quote, "pending")
-        const processing = yield* advance(platform, stored, ["FUNDED"], { now, postingId })
+        const processing = yield* advance(platform, stored, [funded], { now, postingId })
         yield* outbox.append(yield* event(platform.id, processing))
         yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now, how.purpose))
         return { quote: executed, transaction: processing }
@@ -575,6 +631,14 @@ export const layer = Layer.effect(
               return yield* WalletErrors.WalletSignatureMissing.of()
             }
             return (yield* executeWithin(platform, quote, { funding: false, purpose: "QUOTE" })).quote
+          })
+        )
+      }),
+      executeAuthorized: Effect.fn("Quotes.executeAuthorized")(function* (platform: Platform.Platform, id: QuoteId) {
+        return yield* store.transaction(
+          Effect.gen(function* () {
+            const quote = yield* find(platform, id)
+            return (yield* executeWithin(platform, quote, { funding: false, purpose: "QUOTE", authorized: true })).quote
           })
         )
       })

@@ -33,6 +33,7 @@ import umaLookupExpiry from "./0029_uma_lookup_expiry.js"
 import agents from "./0030_agents.js"
 import cards from "./0031_cards.js"
 import invitations from "./0033_invitations.js"
+import sca from "./0032_sca.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -75,5 +76,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0029_uma_lookup_expiry": umaLookupExpiry,
   "0030_agents": agents,
   "0031_cards": cards,
+  "0032_sca": sca,
   "0033_invitations": invitations
 }
