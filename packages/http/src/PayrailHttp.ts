@@ -38,7 +38,8 @@ import type {
   Verifications,
   BeneficialOwners,
   KycLinks,
-  Documents
+  Documents,
+  Stablecoins
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -50,6 +51,7 @@ import {
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
+import { StablecoinsHandlers } from "./stablecoins/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -116,6 +118,7 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardTransactions.CardTransactions
+  | Stablecoins.Stablecoins
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -175,6 +178,7 @@ export const layer = Layer.mergeAll(
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
+      StablecoinsHandlers.layer,
       SystemHandlers.layer
     )
   ),

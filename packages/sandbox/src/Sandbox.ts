@@ -9,7 +9,8 @@ import type {
   OtpDelivery,
   OwnershipVerifier,
   Rails,
-  UmaDirectory
+  UmaDirectory,
+  StablecoinProvider
 } from "@payrail/core"
 import * as SandboxCardIssuer from "./SandboxCardIssuer.js"
 import * as SandboxDocumentReview from "./SandboxDocumentReview.js"
@@ -21,6 +22,7 @@ import * as SandboxOtpDelivery from "./SandboxOtpDelivery.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
 import * as SandboxRails from "./SandboxRails.js"
 import * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
+import * as SandboxStablecoinProvider from "./SandboxStablecoinProvider.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
@@ -35,6 +37,7 @@ export type Providers =
   | OtpDelivery.OtpDelivery
   | SandboxOtpDelivery.SandboxOtpOutbox
   | CardIssuer.CardIssuer
+  | StablecoinProvider.StablecoinProvider
 
 /**
  * All sandbox providers in one layer: KYC/KYB and document review, beneficiary name verification, wallet ownership, exchange rates, the
@@ -51,5 +54,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxFundingInstructions.layer,
   SandboxUmaDirectory.layer,
   SandboxOtpDelivery.layer,
-  SandboxCardIssuer.layer
+  SandboxCardIssuer.layer,
+  SandboxStablecoinProvider.layer
 )

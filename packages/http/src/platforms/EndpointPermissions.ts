@@ -88,6 +88,18 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     financial_authorization: "TRANSACT",
     financial_credit_authorization: "TRANSACT",
     credit_authorization_advice: "TRANSACT"
+  },
+  stablecoins: {
+    linkProviderAccount: "MANAGE",
+    listProviderAccounts: "VIEW",
+    getProviderAccount: "VIEW",
+    register: "MANAGE",
+    list: "VIEW",
+    get: "VIEW",
+    mint: "TRANSACT",
+    burn: "TRANSACT",
+    listOperations: "VIEW",
+    getOperation: "VIEW"
   }
 }
 
