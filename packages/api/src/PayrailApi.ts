@@ -7,6 +7,7 @@ import { CardsApi, SandboxCardsApi } from "./cards/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { InvitationsApi } from "./invitations/index.js"
 import { LookupsApi } from "./lookups/index.js"
+import { StablecoinsApi } from "./stablecoins/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
@@ -93,7 +94,8 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
   .add(InvitationsApi.InvitationsApi)
-  .add(LookupsApi.LookupsApi)
+  .add(LookupsApi.LookupsApi),
+  .add(StablecoinsApi.StablecoinsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

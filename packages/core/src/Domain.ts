@@ -5,6 +5,7 @@ import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/inde
 import { Invitations } from "./invitations/index.js"
 import { Lookups, WithdrawalFees } from "./lookups/index.js"
 import { Customers } from "./customers/index.js"
+import { Stablecoins } from "./stablecoins/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
   ExchangeRates,
@@ -98,6 +99,7 @@ export type Services =
   | BeneficiaryTrust.BeneficiaryTrust
   | QuoteAuthorizations.QuoteAuthorizations
   | ScaJobs.ScaJobs
+  | Stablecoins.Stablecoins
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -184,6 +186,7 @@ export const layer = Layer.mergeAll(
   Lookups.layer,
   WithdrawalFees.layer,
   scaLayer,
+  Stablecoins.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

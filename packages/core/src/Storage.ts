@@ -20,6 +20,7 @@ import type { AgentActionRepo, AgentRepo, AgentUsageRepo } from "./agents/index.
 import type { CardRepo, CardReveal, CardTransactionRepo } from "./cards/index.js"
 import type { InvitationRepo } from "./invitations/index.js"
 import type { ScaRepo } from "./sca/index.js"
+import type { StablecoinRepo } from "./stablecoins/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -59,3 +60,4 @@ export type Services =
   | CardReveal.CardRevealRepo
   | InvitationRepo.InvitationRepo
   | ScaRepo.ScaRepo
+  | StablecoinRepo.StablecoinRepo

@@ -41,7 +41,8 @@ import type {
   Verifications,
   BeneficialOwners,
   KycLinks,
-  Documents
+  Documents,
+  Stablecoins
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -55,6 +56,7 @@ import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/ind
 import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
 import { LookupsHandlers } from "./lookups/index.js"
+import { StablecoinsHandlers } from "./stablecoins/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -124,6 +126,7 @@ export type Services =
   | Invitations.Invitations
   | Lookups.Lookups
   | WithdrawalFees.WithdrawalFees
+  | Stablecoins.Stablecoins
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -185,6 +188,7 @@ export const layer = Layer.mergeAll(
       SandboxCardsHandlers.layer,
       InvitationsHandlers.layer,
       LookupsHandlers.layer,
+      StablecoinsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -10,7 +10,8 @@ import type {
   OwnershipVerifier,
   Rails,
   UmaDirectory,
-  WithdrawalFeeProvider
+  WithdrawalFeeProvider,
+  StablecoinProvider
 } from "@payrail/core"
 import * as SandboxCardIssuer from "./SandboxCardIssuer.js"
 import * as SandboxDocumentReview from "./SandboxDocumentReview.js"
@@ -23,6 +24,7 @@ import * as SandboxOwnership from "./SandboxOwnership.js"
 import * as SandboxRails from "./SandboxRails.js"
 import * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"
 import * as SandboxWithdrawalFees from "./SandboxWithdrawalFees.js"
+import * as SandboxStablecoinProvider from "./SandboxStablecoinProvider.js"
 
 /** Every provider port the sandbox simulates. */
 export type Providers =
@@ -38,6 +40,7 @@ export type Providers =
   | SandboxOtpDelivery.SandboxOtpOutbox
   | CardIssuer.CardIssuer
   | WithdrawalFeeProvider.WithdrawalFeeProvider
+  | StablecoinProvider.StablecoinProvider
 
 /**
  * All sandbox providers in one layer: KYC/KYB and document review, beneficiary name verification, wallet ownership, exchange rates, the
@@ -55,5 +58,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxUmaDirectory.layer,
   SandboxOtpDelivery.layer,
   SandboxCardIssuer.layer,
-  SandboxWithdrawalFees.layer
+  SandboxWithdrawalFees.layer,
+  SandboxStablecoinProvider.layer
 )

@@ -7,6 +7,7 @@ export * as SandboxNameVerification from "./SandboxNameVerification.js"
 export * as SandboxOtpDelivery from "./SandboxOtpDelivery.js"
 export * as SandboxOwnership from "./SandboxOwnership.js"
 export * as SandboxRails from "./SandboxRails.js"
+export * as SandboxStablecoinProvider from "./SandboxStablecoinProvider.js"
 /** The sandbox UMA addresses, read in one place for senders and receivers (kept in `@payrail/core`). */
 export { SandboxUmaAddresses } from "@payrail/core"
 export * as SandboxUmaDirectory from "./SandboxUmaDirectory.js"

@@ -37,6 +37,7 @@ import * as MemoryCardRevealRepo from "./cards/MemoryCardRevealRepo.js"
 import * as MemoryCardTransactionRepo from "./cards/MemoryCardTransactionRepo.js"
 import * as MemoryInvitationRepo from "./invitations/MemoryInvitationRepo.js"
 import * as MemoryScaRepo from "./sca/MemoryScaRepo.js"
+import * as MemoryStablecoinRepo from "./stablecoins/MemoryStablecoinRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -80,5 +81,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryCardTransactionRepo.layer,
   MemoryCardRevealRepo.layer,
   MemoryInvitationRepo.layer,
-  MemoryScaRepo.layer
+  MemoryScaRepo.layer,
+  MemoryStablecoinRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

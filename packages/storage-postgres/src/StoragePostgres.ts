@@ -41,6 +41,7 @@ import * as PgCardRevealRepo from "./cards/PgCardRevealRepo.js"
 import * as PgCardTransactionRepo from "./cards/PgCardTransactionRepo.js"
 import * as PgInvitationRepo from "./invitations/PgInvitationRepo.js"
 import * as PgScaRepo from "./sca/PgScaRepo.js"
+import * as PgStablecoinRepo from "./stablecoins/PgStablecoinRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -83,7 +84,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgCardTransactionRepo.layer,
   PgCardRevealRepo.layer,
   PgInvitationRepo.layer,
-  PgScaRepo.layer
+  PgScaRepo.layer,
+  PgStablecoinRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

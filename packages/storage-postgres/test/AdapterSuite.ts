@@ -90,7 +90,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "agents",
             "cards",
             "sca",
-            "invitations"
+            "invitations",
+            "stablecoins"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

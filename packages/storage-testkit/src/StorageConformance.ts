@@ -8,6 +8,7 @@ import * as CardRepoSuite from "./cards/CardRepoSuite.js"
 import * as CardRevealRepoSuite from "./cards/CardRevealRepoSuite.js"
 import * as CardTransactionRepoSuite from "./cards/CardTransactionRepoSuite.js"
 import * as InvitationRepoSuite from "./invitations/InvitationRepoSuite.js"
+import * as StablecoinRepoSuite from "./stablecoins/StablecoinRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
@@ -74,7 +75,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       cards: CardRepoSuite,
       "card transactions": CardTransactionRepoSuite,
       "card reveals": CardRevealRepoSuite,
-      invitations: InvitationRepoSuite
+      invitations: InvitationRepoSuite,
+      stablecoins: StablecoinRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -96,6 +96,18 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     vasps: "VIEW",
     estimateWithdrawalFee: "VIEW",
     endUserTerms: "VIEW"
+  },
+  stablecoins: {
+    linkProviderAccount: "MANAGE",
+    listProviderAccounts: "VIEW",
+    getProviderAccount: "VIEW",
+    register: "MANAGE",
+    list: "VIEW",
+    get: "VIEW",
+    mint: "TRANSACT",
+    burn: "TRANSACT",
+    listOperations: "VIEW",
+    getOperation: "VIEW"
   }
 }
 

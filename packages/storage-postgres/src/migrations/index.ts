@@ -34,6 +34,7 @@ import agents from "./0030_agents.js"
 import cards from "./0031_cards.js"
 import invitations from "./0033_invitations.js"
 import sca from "./0032_sca.js"
+import stablecoins from "./0034_stablecoins.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -77,5 +78,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0030_agents": agents,
   "0031_cards": cards,
   "0032_sca": sca,
-  "0033_invitations": invitations
+  "0033_invitations": invitations,
+  "0034_stablecoins": stablecoins
 }

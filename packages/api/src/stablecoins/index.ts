@@ -1,0 +1,2 @@
+export * as StablecoinErrorBodies from "./StablecoinErrorBodies.js"
+export * as StablecoinsApi from "./StablecoinsApi.js"

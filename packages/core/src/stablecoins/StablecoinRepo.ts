@@ -1,0 +1,57 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Page, StoreFailure } from "../kernel/index.js"
+import type { Platform } from "../platforms/index.js"
+import type { Stablecoin, StablecoinFilter, StablecoinId } from "./Stablecoin.js"
+import type { StablecoinOperation, StablecoinOperationId, StoredOperation } from "./StablecoinOperation.js"
+import type {
+  ProviderAccountFilter,
+  StablecoinProviderAccount,
+  StablecoinProviderAccountId,
+  StoredProviderAccount
+} from "./StablecoinProviderAccount.js"
+
+/**
+ * Storage of stablecoin issuance: provider account links, registered stablecoins and their operations. Every read is
+ * scoped to the platform; each id is inserted once (a second insert fails `StoreFailure`); records never change
+ * once stored (an operation is stored in its final status of the request). Lists are keyset pages by
+ * `(createdAt, id)`, newest first, without a count.
+ */
+export class StablecoinRepo extends Context.Tag("@payrail/core/StablecoinRepo")<
+  StablecoinRepo,
+  {
+    readonly insertProviderAccount: (stored: StoredProviderAccount) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly findProviderAccount: (
+      platformId: Platform.PlatformId,
+      id: StablecoinProviderAccountId
+    ) => Effect.Effect<Option.Option<StoredProviderAccount>, StoreFailure.StoreFailure>
+    readonly listProviderAccounts: (
+      platformId: Platform.PlatformId,
+      filter: ProviderAccountFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<StablecoinProviderAccount>, StoreFailure.StoreFailure>
+    readonly insertStablecoin: (
+      platformId: Platform.PlatformId,
+      stablecoin: Stablecoin
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly findStablecoin: (
+      platformId: Platform.PlatformId,
+      id: StablecoinId
+    ) => Effect.Effect<Option.Option<Stablecoin>, StoreFailure.StoreFailure>
+    readonly listStablecoins: (
+      platformId: Platform.PlatformId,
+      filter: StablecoinFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<Stablecoin>, StoreFailure.StoreFailure>
+    readonly insertOperation: (stored: StoredOperation) => Effect.Effect<void, StoreFailure.StoreFailure>
+    readonly findOperation: (
+      platformId: Platform.PlatformId,
+      id: StablecoinOperationId
+    ) => Effect.Effect<Option.Option<StablecoinOperation>, StoreFailure.StoreFailure>
+    /** The stablecoin's operations. */
+    readonly listOperations: (
+      platformId: Platform.PlatformId,
+      stablecoinId: StablecoinId,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<StablecoinOperation>, StoreFailure.StoreFailure>
+  }
+>() {}

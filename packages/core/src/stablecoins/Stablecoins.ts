@@ -1,0 +1,359 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { AccountErrors, ExternalAccountRepo } from "../accounts/index.js"
+import { Ids, type InvalidInput, Outbox, type Page, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Ledger } from "../ledger/index.js"
+import type { Platform } from "../platforms/index.js"
+import {
+  type Stablecoin,
+  type StablecoinFilter,
+  type StablecoinId,
+  Stablecoin as StablecoinRecord
+} from "./Stablecoin.js"
+import { checkBurn, checkMint } from "./StablecoinAccounts.js"
+import {
+  type AmountNotRepresentable,
+  type BurnSourceNotSupported,
+  type ExternalAccountNotSupported,
+  type OperationNotSupported,
+  ProviderAccountInvalid,
+  ProviderAccountNotFound,
+  ProviderAccountRevoked,
+  ProviderAccountSelectionRequired,
+  type ProviderUnavailable,
+  StablecoinNotFound,
+  StablecoinNotProvisioned,
+  StablecoinOperationNotFound
+} from "./StablecoinErrors.js"
+import * as StablecoinEvents from "./StablecoinEvents.js"
+import {
+  type OperationType,
+  StablecoinOperation,
+  StablecoinOperationId,
+  type StablecoinOperationId as OperationId
+} from "./StablecoinOperation.js"
+import { StablecoinProvider } from "./StablecoinProvider.js"
+import {
+  type ProviderAccountFilter,
+  StablecoinProviderAccount,
+  StablecoinProviderAccountId,
+  type StoredProviderAccount
+} from "./StablecoinProviderAccount.js"
+import { StablecoinRepo } from "./StablecoinRepo.js"
+import type {
+  BurnRequest,
+  LinkProviderAccountRequest,
+  MintRequest,
+  RegisterStablecoinRequest
+} from "./StablecoinRequest.js"
+import * as StablecoinSupply from "./StablecoinSupply.js"
+
+type LinkFailure = ProviderAccountNotFound | ProviderAccountInvalid | ProviderAccountRevoked
+type OperationFailure =
+  | InvalidInput.InvalidInput
+  | StablecoinNotFound
+  | LinkFailure
+  | StablecoinNotProvisioned
+  | AmountNotRepresentable
+  | ExternalAccountNotSupported
+  | AccountErrors.ExternalAccountNotFound
+  | ProviderUnavailable
+  | StoreFailure.StoreFailure
+/** Why a mint is refused. */
+export type MintFailure = OperationFailure | OperationNotSupported | Ledger.BalanceLimitExceeded
+/** Why a burn is refused. */
+export type BurnFailure = OperationFailure | BurnSourceNotSupported | Ledger.InsufficientFunds
+
+/**
+ * Stablecoin issuance (docs/stablecoins.md): link provider accounts, register the provider's stablecoins, mint and
+ * burn them. A mint or a burn, its ledger posting and its webhook event commit in one unit of work; a failure
+ * leaves nothing.
+ */
+export class Stablecoins extends Context.Tag("@payrail/core/Stablecoins")<
+  Stablecoins,
+  {
+    /** Verifies the credentials with the provider and links the account in the platform's environment. */
+    readonly linkProviderAccount: (
+      platform: Platform.Platform,
+      request: LinkProviderAccountRequest
+    ) => Effect.Effect<StablecoinProviderAccount, ProviderAccountInvalid | StoreFailure.StoreFailure>
+    readonly getProviderAccount: (
+      platform: Platform.Platform,
+      id: StablecoinProviderAccountId
+    ) => Effect.Effect<StablecoinProviderAccount, ProviderAccountNotFound | StoreFailure.StoreFailure>
+    readonly listProviderAccounts: (
+      platform: Platform.Platform,
+      filter: ProviderAccountFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<StablecoinProviderAccount>, StoreFailure.StoreFailure>
+    /**
+     * Registers a provider-created token against the chosen link, or the only `ACTIVE` one; opens its supply
+     * account in the ledger.
+     */
+    readonly register: (
+      platform: Platform.Platform,
+      request: RegisterStablecoinRequest
+    ) => Effect.Effect<Stablecoin, LinkFailure | ProviderAccountSelectionRequired | StoreFailure.StoreFailure>
+    readonly get: (
+      platform: Platform.Platform,
+      id: StablecoinId
+    ) => Effect.Effect<Stablecoin, StablecoinNotFound | StoreFailure.StoreFailure>
+    readonly list: (
+      platform: Platform.Platform,
+      filter: StablecoinFilter,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<Stablecoin>, StoreFailure.StoreFailure>
+    /** Mints: a completed mint credits the stablecoin's supply. */
+    readonly mint: (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      request: MintRequest
+    ) => Effect.Effect<StablecoinOperation, MintFailure>
+    /** Burns: a completed burn debits the supply, never below zero (`InsufficientFunds`). */
+    readonly burn: (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      request: BurnRequest
+    ) => Effect.Effect<StablecoinOperation, BurnFailure>
+    readonly listOperations: (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      page: Page.PageRequest
+    ) => Effect.Effect<Page.Page<StablecoinOperation>, StablecoinNotFound | StoreFailure.StoreFailure>
+    readonly getOperation: (
+      platform: Platform.Platform,
+      id: OperationId
+    ) => Effect.Effect<StablecoinOperation, StablecoinOperationNotFound | StoreFailure.StoreFailure>
+  }
+>() {}
+
+export const layer = Layer.effect(
+  Stablecoins,
+  Effect.gen(function* () {
+    const repo = yield* StablecoinRepo
+    const provider = yield* StablecoinProvider
+    const ledger = yield* Ledger.Ledger
+    const outbox = yield* Outbox.Outbox
+    const store = yield* UnitOfWork.UnitOfWork
+    const ids = yield* Ids.Ids
+    const accounts = yield* Effect.context<ExternalAccountRepo.ExternalAccountRepo>()
+
+    const findLink = (platform: Platform.Platform, id: StablecoinProviderAccountId) =>
+      Effect.flatMap(
+        repo.findProviderAccount(platform.id, id),
+        Option.match({ onNone: () => Effect.fail(ProviderAccountNotFound.of(id)), onSome: Effect.succeed })
+      )
+
+    const usable = (stored: StoredProviderAccount): Effect.Effect<StoredProviderAccount, LinkFailure> => {
+      const { id, status } = stored.account
+      return status === "ACTIVE"
+        ? Effect.succeed(stored)
+        : status === "REVOKED"
+          ? Effect.fail(ProviderAccountRevoked.of(id))
+          : Effect.fail(ProviderAccountInvalid.of(id))
+    }
+
+    const chooseLink = Effect.fn("Stablecoins.chooseLink")(function* (
+      platform: Platform.Platform,
+      requested: StablecoinProviderAccountId | undefined
+    ) {
+      if (requested !== undefined) return yield* usable(yield* findLink(platform, requested))
+      const active = yield* repo.listProviderAccounts(
+        platform.id,
+        { status: "ACTIVE" },
+        { limit: 2, after: Option.none() }
+      )
+      const [only, second] = active.data
+      if (only === undefined) return yield* ProviderAccountNotFound.of()
+      if (second !== undefined) return yield* ProviderAccountSelectionRequired.of()
+      return yield* findLink(platform, only.id)
+    })
+
+    const findCoin = (platform: Platform.Platform, id: StablecoinId) =>
+      Effect.flatMap(
+        repo.findStablecoin(platform.id, id),
+        Option.match({ onNone: () => Effect.fail(StablecoinNotFound.of(id)), onSome: Effect.succeed })
+      )
+
+    const linkProviderAccount = Effect.fn("Stablecoins.linkProviderAccount")(function* (
+      platform: Platform.Platform,
+      request: LinkProviderAccountRequest
+    ) {
+      const verified = yield* provider.verify({ ...request, environment: platform.environment })
+      const now = yield* DateTime.now
+      const account = new StablecoinProviderAccount({
+        id: StablecoinProviderAccountId.make(`StablecoinProviderAccount:${yield* ids.uuid}`),
+        provider: request.provider,
+        providerAccountId: verified.providerAccountId,
+        providerEnvironment: platform.environment,
+        status: verified.status,
+        ...(verified.status === "ACTIVE" ? { lastVerifiedAt: now } : {}),
+        createdAt: now,
+        updatedAt: now
+      })
+      yield* store.transaction(
+        repo.insertProviderAccount({ platformId: platform.id, account, credentialRef: verified.credentialRef })
+      )
+      return account
+    })
+
+    const register = Effect.fn("Stablecoins.register")(function* (
+      platform: Platform.Platform,
+      request: RegisterStablecoinRequest
+    ) {
+      const link = yield* chooseLink(platform, request.stablecoinProviderAccountId)
+      const token = yield* provider.token({
+        link,
+        providerTokenIdentifier: request.providerTokenIdentifier,
+        network: request.network,
+        networkTokenIdentifier: request.networkTokenIdentifier
+      })
+      const now = yield* DateTime.now
+      const stablecoin = new StablecoinRecord({
+        id: StablecoinRecord.fields.id.make(`Stablecoin:${yield* ids.uuid}`),
+        ...token,
+        gridOperationsStatus: "NOT_ENABLED",
+        network: request.network,
+        networkTokenIdentifier: request.networkTokenIdentifier,
+        provider: link.account.provider,
+        stablecoinProviderAccountId: link.account.id,
+        providerEnvironment: link.account.providerEnvironment,
+        providerTokenIdentifier: request.providerTokenIdentifier,
+        createdAt: now,
+        updatedAt: now
+      })
+      yield* store.transaction(
+        Effect.gen(function* () {
+          yield* ledger
+            .openAccounts(StablecoinSupply.accounts(platform.id, stablecoin))
+            .pipe(Effect.catchTag("InvalidPosting", Effect.die))
+          yield* repo.insertStablecoin(platform.id, stablecoin)
+        })
+      )
+      return stablecoin
+    })
+
+    // What every mint and burn checks first: the stablecoin, its link, its issuance, the amount.
+    const prepare = Effect.fn("Stablecoins.prepare")(function* (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      amount: string
+    ) {
+      const stablecoin = yield* findCoin(platform, id)
+      const link = yield* usable(yield* findLink(platform, stablecoin.stablecoinProviderAccountId))
+      if (stablecoin.issuanceStatus !== "PROVISIONED") {
+        return yield* StablecoinNotProvisioned.of(stablecoin.id, stablecoin.issuanceStatus)
+      }
+      const minor = yield* StablecoinSupply.baseMinor(amount, stablecoin)
+      return { stablecoin, link, minor }
+    })
+
+    // Asks the provider, then records the operation, its posting (when completed) and its event in one unit of work.
+    const execute = Effect.fn("Stablecoins.execute")(function* (
+      platform: Platform.Platform,
+      prepared: { readonly stablecoin: Stablecoin; readonly link: StoredProviderAccount; readonly minor: bigint },
+      operationType: OperationType,
+      request: MintRequest | BurnRequest
+    ) {
+      const { link, minor, stablecoin } = prepared
+      const operationId = StablecoinOperationId.make(`StablecoinOperation:${yield* ids.uuid}`)
+      const amount = BigInt(request.amount)
+      const outcome = yield* provider.transfer({
+        link,
+        stablecoin,
+        operationId,
+        operationType,
+        amount,
+        description: request.description
+      })
+      const now = yield* DateTime.now
+      const operation = new StablecoinOperation({
+        id: operationId,
+        stablecoinId: stablecoin.id,
+        operationType,
+        status: outcome.status,
+        amount: amount.toString(),
+        provider: stablecoin.provider,
+        providerEnvironment: stablecoin.providerEnvironment,
+        stablecoinProviderAccountId: link.account.id,
+        ...("fundingSource" in request ? { fundingSource: request.fundingSource } : { source: request.source }),
+        destination: request.destination,
+        providerStatus: outcome.providerStatus,
+        ...(outcome.failureReason === undefined ? {} : { failureReason: outcome.failureReason }),
+        ...(request.description === undefined ? {} : { description: request.description }),
+        createdAt: now,
+        updatedAt: now
+      })
+      yield* store.transaction(
+        Effect.gen(function* () {
+          if (operation.status === "COMPLETED") {
+            yield* Effect.provideService(
+              StablecoinSupply.post(platform.id, stablecoin, operationId, operationType, minor),
+              Ledger.Ledger,
+              ledger
+            )
+          }
+          yield* repo.insertOperation({ platformId: platform.id, operation })
+          yield* outbox.append(
+            yield* Effect.provideService(StablecoinEvents.ofOperation(platform.id, operation), Ids.Ids, ids)
+          )
+        })
+      )
+      return operation
+    })
+
+    const mint = Effect.fn("Stablecoins.mint")(function* (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      request: MintRequest
+    ) {
+      const prepared = yield* prepare(platform, id, request.amount)
+      yield* Effect.provide(checkMint(platform, request), accounts)
+      // A mint only credits the guarded supply account: it cannot overdraw it.
+      return yield* execute(platform, prepared, "MINT", request).pipe(Effect.catchTag("InsufficientFunds", Effect.die))
+    })
+
+    const burn = Effect.fn("Stablecoins.burn")(function* (
+      platform: Platform.Platform,
+      id: StablecoinId,
+      request: BurnRequest
+    ) {
+      const prepared = yield* prepare(platform, id, request.amount)
+      yield* Effect.provide(checkBurn(platform, request), accounts)
+      // Refused before the provider is asked; the posting's guard decides under concurrency.
+      const supply = yield* Effect.provideService(
+        StablecoinSupply.supply(platform.id, prepared.stablecoin),
+        Ledger.Ledger,
+        ledger
+      )
+      if (supply < prepared.minor) return yield* Ledger.InsufficientFunds.of(prepared.stablecoin.id)
+      // A burn only debits the supply (whose balance falls): it cannot pass the balance limit.
+      return yield* execute(platform, prepared, "BURN", request).pipe(
+        Effect.catchTag("BalanceLimitExceeded", Effect.die)
+      )
+    })
+
+    return Stablecoins.of({
+      linkProviderAccount,
+      getProviderAccount: Effect.fn("Stablecoins.getProviderAccount")(function* (platform, id) {
+        return (yield* findLink(platform, id)).account
+      }),
+      listProviderAccounts: (platform, filter, page) => repo.listProviderAccounts(platform.id, filter, page),
+      register,
+      get: Effect.fn("Stablecoins.get")(function* (platform, id) {
+        return yield* findCoin(platform, id)
+      }),
+      list: (platform, filter, page) => repo.listStablecoins(platform.id, filter, page),
+      mint,
+      burn,
+      listOperations: Effect.fn("Stablecoins.listOperations")(function* (platform, id, page) {
+        yield* findCoin(platform, id)
+        return yield* repo.listOperations(platform.id, id, page)
+      }),
+      getOperation: Effect.fn("Stablecoins.getOperation")(function* (platform, id) {
+        const found = yield* repo.findOperation(platform.id, id)
+        if (Option.isNone(found)) return yield* StablecoinOperationNotFound.of(id)
+        return found.value
+      })
+    })
+  })
+)

@@ -1,0 +1,1 @@
+export * as StablecoinsHandlers from "./StablecoinsHandlers.js"
