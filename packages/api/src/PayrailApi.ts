@@ -20,6 +20,7 @@ import { BeneficialOwnersApi, ContactVerificationApi, KycLinksApi, Verifications
 import { WalletAuthApi } from "./wallets/index.js"
 import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
+import { IncomingApprovalsApi } from "./payments/index.js"
 
 const { wire } = ErrorBody
 
@@ -90,6 +91,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(AgentApprovalsApi.AgentApprovalsApi)
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
+  .add(IncomingApprovalsApi.IncomingApprovalsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -7,11 +7,13 @@ import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, Webh
 import {
   ExchangeRates,
   FxRateCache,
+  IncomingApprovals,
   PaymentJobs,
   Pricer,
   Quotes,
   SandboxFunding,
   SandboxPayments,
+  TransactionCancels,
   Transactions,
   Transfers,
   WalletExecutions,
@@ -78,6 +80,8 @@ export type Services =
   | CardJobs.CardJobs
   | TransactionFeed.TransactionFeed
   | CardTransactions.CardTransactions
+  | IncomingApprovals.IncomingApprovals
+  | TransactionCancels.TransactionCancels
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -125,7 +129,8 @@ export const layer = Layer.mergeAll(
   ApiTokens.layer,
   SandboxClocks.layer,
   Layer.mergeAll(
-    SandboxPayments.layer,
+    // Held incoming payments are decided by the platform's webhook reply, sent through the dispatcher above.
+    SandboxPayments.layer.pipe(Layer.provideMerge(IncomingApprovals.layer.pipe(Layer.provide(WebhookDispatch.layer)))),
     AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
     WalletExecutions.layer
   ).pipe(Layer.provideMerge(Quotes.layer)),
@@ -145,6 +150,7 @@ export const layer = Layer.mergeAll(
   Documents.layer,
   Cards.layer,
   CardTransactions.layer,
+  TransactionCancels.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -18,6 +18,7 @@ import type {
 } from "./verification/index.js"
 import type { AgentActionRepo, AgentRepo, AgentUsageRepo } from "./agents/index.js"
 import type { CardRepo, CardReveal, CardTransactionRepo } from "./cards/index.js"
+import type { IncomingDecisionRepo } from "./payments/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -55,3 +56,4 @@ export type Services =
   | CardRepo.CardRepo
   | CardTransactionRepo.CardTransactionRepo
   | CardReveal.CardRevealRepo
+  | IncomingDecisionRepo.IncomingDecisionRepo

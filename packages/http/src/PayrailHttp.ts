@@ -49,6 +49,8 @@ import {
   AgentsHandlers
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
+import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
+import { IncomingApprovalsHandlers } from "./payments/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -116,6 +118,8 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardTransactions.CardTransactions
+  | IncomingApprovals.IncomingApprovals
+  | TransactionCancels.TransactionCancels
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -175,6 +179,7 @@ export const layer = Layer.mergeAll(
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
+      IncomingApprovalsHandlers.layer,
       SystemHandlers.layer
     )
   ),

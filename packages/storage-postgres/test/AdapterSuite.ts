@@ -88,7 +88,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "kyc_links",
             "uma_lookup_expiry",
             "agents",
-            "cards"
+            "cards",
+            "incoming_decisions"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
