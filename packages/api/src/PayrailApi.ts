@@ -23,6 +23,7 @@ import { BeneficialOwnersApi, ContactVerificationApi, KycLinksApi, Verifications
 import { WalletAuthApi } from "./wallets/index.js"
 import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
+import { IncomingApprovalsApi } from "./payments/index.js"
 
 const { wire } = ErrorBody
 
@@ -94,8 +95,9 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
   .add(InvitationsApi.InvitationsApi)
-  .add(LookupsApi.LookupsApi),
+  .add(LookupsApi.LookupsApi)
   .add(StablecoinsApi.StablecoinsApi)
+  .add(IncomingApprovalsApi.IncomingApprovalsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

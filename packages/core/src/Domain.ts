@@ -10,11 +10,13 @@ import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, Webh
 import {
   ExchangeRates,
   FxRateCache,
+  IncomingApprovals,
   PaymentJobs,
   Pricer,
   Quotes,
   SandboxFunding,
   SandboxPayments,
+  TransactionCancels,
   Transactions,
   Transfers,
   WalletExecutions,
@@ -100,6 +102,8 @@ export type Services =
   | QuoteAuthorizations.QuoteAuthorizations
   | ScaJobs.ScaJobs
   | Stablecoins.Stablecoins
+  | IncomingApprovals.IncomingApprovals
+  | TransactionCancels.TransactionCancels
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -159,7 +163,8 @@ export const layer = Layer.mergeAll(
   ApiTokens.layer,
   SandboxClocks.layer,
   Layer.mergeAll(
-    SandboxPayments.layer,
+    // Held incoming payments are decided by the platform's webhook reply, sent through the dispatcher above.
+    SandboxPayments.layer.pipe(Layer.provideMerge(IncomingApprovals.layer.pipe(Layer.provide(WebhookDispatch.layer)))),
     AgentActions.layer.pipe(Layer.provideMerge(Transfers.layer)),
     WalletExecutions.layer,
     QuoteAuthorizations.layer.pipe(Layer.provide(scaProofs))
@@ -187,6 +192,7 @@ export const layer = Layer.mergeAll(
   WithdrawalFees.layer,
   scaLayer,
   Stablecoins.layer,
+  TransactionCancels.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

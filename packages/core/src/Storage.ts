@@ -21,6 +21,7 @@ import type { CardRepo, CardReveal, CardTransactionRepo } from "./cards/index.js
 import type { InvitationRepo } from "./invitations/index.js"
 import type { ScaRepo } from "./sca/index.js"
 import type { StablecoinRepo } from "./stablecoins/index.js"
+import type { IncomingDecisionRepo } from "./payments/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -61,3 +62,4 @@ export type Services =
   | InvitationRepo.InvitationRepo
   | ScaRepo.ScaRepo
   | StablecoinRepo.StablecoinRepo
+  | IncomingDecisionRepo.IncomingDecisionRepo

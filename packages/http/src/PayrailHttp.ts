@@ -53,6 +53,8 @@ import {
   AgentsHandlers
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
+import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
+import { IncomingApprovalsHandlers } from "./payments/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
 import { LookupsHandlers } from "./lookups/index.js"
@@ -127,6 +129,8 @@ export type Services =
   | Lookups.Lookups
   | WithdrawalFees.WithdrawalFees
   | Stablecoins.Stablecoins
+  | IncomingApprovals.IncomingApprovals
+  | TransactionCancels.TransactionCancels
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -189,6 +193,7 @@ export const layer = Layer.mergeAll(
       InvitationsHandlers.layer,
       LookupsHandlers.layer,
       StablecoinsHandlers.layer,
+      IncomingApprovalsHandlers.layer,
       SystemHandlers.layer
     )
   ),

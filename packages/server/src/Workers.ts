@@ -12,6 +12,7 @@ import {
   WebhookDeliveryJob,
   WebhookTestJob
 } from "@payrail/core"
+import { IncomingApprovals } from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
 
 /** What a job handler run by the server may use: the domain and the store. */
@@ -31,7 +32,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.incomingCompletionHandler,
   AgentActionExpiryJob.handler,
   CardJobs.provisioningHandler,
-  CardJobs.pullHandler
+  CardJobs.pullHandler,
+  IncomingApprovals.deadlineHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

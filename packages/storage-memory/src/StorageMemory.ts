@@ -38,6 +38,7 @@ import * as MemoryCardTransactionRepo from "./cards/MemoryCardTransactionRepo.js
 import * as MemoryInvitationRepo from "./invitations/MemoryInvitationRepo.js"
 import * as MemoryScaRepo from "./sca/MemoryScaRepo.js"
 import * as MemoryStablecoinRepo from "./stablecoins/MemoryStablecoinRepo.js"
+import * as MemoryIncomingDecisionRepo from "./payments/MemoryIncomingDecisionRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -82,5 +83,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryCardRevealRepo.layer,
   MemoryInvitationRepo.layer,
   MemoryScaRepo.layer,
-  MemoryStablecoinRepo.layer
+  MemoryStablecoinRepo.layer,
+  MemoryIncomingDecisionRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

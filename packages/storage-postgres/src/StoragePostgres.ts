@@ -42,6 +42,7 @@ import * as PgCardTransactionRepo from "./cards/PgCardTransactionRepo.js"
 import * as PgInvitationRepo from "./invitations/PgInvitationRepo.js"
 import * as PgScaRepo from "./sca/PgScaRepo.js"
 import * as PgStablecoinRepo from "./stablecoins/PgStablecoinRepo.js"
+import * as PgIncomingDecisionRepo from "./payments/PgIncomingDecisionRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -85,7 +86,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgCardRevealRepo.layer,
   PgInvitationRepo.layer,
   PgScaRepo.layer,
-  PgStablecoinRepo.layer
+  PgStablecoinRepo.layer,
+  PgIncomingDecisionRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

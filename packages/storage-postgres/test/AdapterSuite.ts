@@ -91,7 +91,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "cards",
             "sca",
             "invitations",
-            "stablecoins"
+            "stablecoins",
+            "incoming_decisions"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

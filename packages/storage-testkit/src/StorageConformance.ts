@@ -35,6 +35,7 @@ import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
 import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
+import * as IncomingDecisionSuite from "./payments/IncomingDecisionSuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -76,7 +77,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "card transactions": CardTransactionRepoSuite,
       "card reveals": CardRevealRepoSuite,
       invitations: InvitationRepoSuite,
-      stablecoins: StablecoinRepoSuite
+      stablecoins: StablecoinRepoSuite,
+      "incoming decisions": IncomingDecisionSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -4,7 +4,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Agent, AgentAction, AgentErrors, Customer, FieldFormat, Transaction } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
-import { TransactionsApi } from "../payments/index.js"
+import { IncomingApprovalsApi, TransactionsApi } from "../payments/index.js"
 import { AgentNotFoundBody } from "./AgentsApi.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -102,15 +102,20 @@ export class AgentApprovalsApi extends HttpApiGroup.make("agentApprovals")
   .add(
     HttpApiEndpoint.post("approveTransaction", "/transactions/:transactionId/approve")
       .setPath(TransactionPath)
+      .setPayload(IncomingApprovalsApi.ApproveTransactionRequest)
       .addSuccess(Transaction.Transaction)
       .addError(TransactionsApi.TransactionNotFoundBody)
       .addError(TransactionNotPendingApprovalBody)
-      .annotate(OpenApi.Summary, "Approve an agent-initiated transaction")
+      .addError(IncomingApprovalsApi.IncomingPaymentNotPendingBody)
+      .annotate(OpenApi.Summary, "Approve a pending incoming payment or an agent-initiated transaction")
       .annotate(
         OpenApi.Description,
-        "Approves the pending agent action whose transaction this is (a quote an agent submitted for execution), as " +
-          "`POST /agents/{agentId}/actions/{actionId}/approve` does, and answers the transaction as it now is. 409 " +
-          "`TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` when no agent action waits on the transaction."
+        "An incoming payment held `PENDING` for the platform's decision completes: its credit becomes available " +
+          "(`receiverCustomerInfo` is optional; docs/incoming-approvals.md). Otherwise approves the pending agent " +
+          "action whose transaction this is (a quote an agent submitted for execution), as " +
+          "`POST /agents/{agentId}/actions/{actionId}/approve` does. Answers the transaction as it now is. 409 " +
+          "`TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` when nothing waits for the platform on the transaction (a " +
+          "held payment decided already or past its deadline, or no pending agent action)."
       )
   )
   .addError(Authentication.PermissionDeniedBody)

@@ -69,6 +69,19 @@ export class WebhookDispatch extends Context.Tag("@payrail/core/WebhookDispatch"
       TestOutcome,
       WebhookEndpointNotSet | WebhookDeliveryError | PlatformErrors.SandboxOnly | StoreFailure.StoreFailure
     >
+    /**
+     * Sends `event` (not stored in the outbox) as a signed webhook to `url` once and at once, and answers the
+     * receiver's reply, with its latency: for a webhook whose reply decides something (a held incoming payment's
+     * `INCOMING_PAYMENT`). Never retried and not logged; the transport applies the platform's address policy.
+     */
+    readonly sendEvent: (
+      platform: Platform.Platform,
+      url: string,
+      event: DomainEvent.DomainEvent
+    ) => Effect.Effect<
+      TestOutcome & { readonly latencyMillis: number },
+      WebhookDeliveryError | StoreFailure.StoreFailure
+    >
   }
 >() {}
 
@@ -236,6 +249,27 @@ export const layer = Layer.scoped(
       return yield* sendTestTo(platform, target.value)
     })
 
-    return { attempt, sendTest, sendTestTo }
+    const sendEvent = Effect.fn("WebhookDispatch.sendEvent")(function* (
+      platform: Platform.Platform,
+      url: string,
+      event: DomainEvent.DomainEvent
+    ) {
+      const active = yield* secrets.active(platform.id, yield* DateTime.now)
+      const result = yield* signAndSend(
+        active.map((secret) => secret.secret),
+        { url, environment: platform.environment },
+        event.id,
+        WebhookEnvelope.ofEvent(event)
+      )
+      if (Either.isLeft(result)) return yield* WebhookDeliveryError.of(url, result.left.kind, result.left.message)
+      return {
+        url,
+        responseStatus: result.right.status,
+        responseBody: result.right.body,
+        latencyMillis: result.right.latencyMillis
+      }
+    })
+
+    return { attempt, sendTest, sendTestTo, sendEvent }
   })
 )

@@ -4,6 +4,7 @@ import type { Ledger } from "../ledger/index.js"
 import { type Platform, PlatformErrors } from "../platforms/index.js"
 import type { QuoteExpired, QuoteNotFound, QuoteTransitionRefused } from "./PaymentErrors.js"
 import type { QuoteId } from "./Quote.js"
+import { IncomingApprovals } from "./IncomingApprovals.js"
 import { Quotes } from "./Quotes.js"
 import type { Transaction } from "./Transaction.js"
 import * as UmaReceipts from "./UmaReceipts.js"
@@ -37,7 +38,8 @@ export class SandboxPayments extends Context.Tag("@payrail/core/SandboxPayments"
     /**
      * `POST /sandbox/uma/receive`: an UMA sender pays a customer of the platform, deposited to the customer's
      * default UMA deposit account or primary internal account, completed, held pending or refused as the sender's
-     * sandbox address says (`UmaReceipts.receive`). Sandbox platforms only. Answers the incoming transaction.
+     * sandbox address says (`UmaReceipts.receive`), or held for the platform's decision, which a webhook reply within
+     * 5 seconds gives (`IncomingApprovals.askPlatform`). Sandbox platforms only. Answers the incoming transaction.
      */
     readonly receiveUma: (
       platform: Platform.Platform,
@@ -51,10 +53,13 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const quotes = yield* Quotes
     const receipts = yield* Effect.context<UmaReceipts.Requirements>()
+    const approvals = yield* IncomingApprovals
     return {
       receiveUma: Effect.fn("SandboxPayments.receiveUma")(function* (platform, request) {
         if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
-        return yield* Effect.provide(UmaReceipts.receive(platform, request), receipts)
+        const received = yield* Effect.provide(UmaReceipts.receive(platform, request), receipts)
+        // A payment held for the platform is decided by its webhook reply when one comes within the window.
+        return yield* approvals.askPlatform(platform, received)
       }),
       send: Effect.fn("SandboxPayments.send")(function* (platform, request) {
         if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()

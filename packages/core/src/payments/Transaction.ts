@@ -45,7 +45,9 @@ export const FailureReason = Schema.Literal(
   "COMPLIANCE_REJECTED",
   "COUNTERPARTY_POST_TX_FAILED",
   "COLLECTION_FAILED",
-  "INSUFFICIENT_FUNDS"
+  "INSUFFICIENT_FUNDS",
+  "PAYMENT_APPROVAL_TIMED_OUT",
+  "MISSING_MANDATORY_PAYEE_DATA"
 )
 export type FailureReason = typeof FailureReason.Type
 

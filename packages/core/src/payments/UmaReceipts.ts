@@ -6,6 +6,9 @@ import { Ids, InvalidInput, Outbox, type StoreFailure, UnitOfWork } from "../ker
 import { Ledger, SystemAccounts } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as IncomingCompletionJob from "./IncomingCompletionJob.js"
+import * as IncomingDecision from "./IncomingDecision.js"
+import * as IncomingDecisionJob from "./IncomingDecisionJob.js"
+import { IncomingDecisionRepo } from "./IncomingDecisionRepo.js"
 import * as IncomingTransaction from "./IncomingTransaction.js"
 import { InvalidCurrency } from "./PricingErrors.js"
 import * as SandboxUmaSenders from "./SandboxUmaSenders.js"
@@ -31,6 +34,7 @@ export type Requirements =
   | InternalAccountRepo.InternalAccountRepo
   | ExternalAccountRepo.ExternalAccountRepo
   | TransactionRepo
+  | IncomingDecisionRepo
   | Ledger.Ledger
   | UnitOfWork.UnitOfWork
   | Outbox.Outbox
@@ -131,7 +135,10 @@ export const entriesOf = (
  * (`SandboxUmaSenders`): `COMPLETED` at once (posted, credited), `PENDING` (a pending posting: on its way, not yet
  * available) completed by `IncomingCompletionJob` after `SandboxUmaSenders.pendingDelay`, or `FAILED` with
  * `COMPLIANCE_REJECTED` (nothing posted). The transaction, its posting, its `INCOMING_PAYMENT` webhook and the
- * completion job are written in one unit of work. Answers the transaction.
+ * completion job are written in one unit of work. On a platform with `incomingPaymentApproval`, a payment that would
+ * complete at once is held `PENDING` for the platform's decision instead (docs/incoming-approvals.md): its pending
+ * credit, its decision and its deadline job are written in one unit of work, with no webhook (the caller sends the
+ * decision webhook, `IncomingApprovals.askPlatform`). Answers the transaction.
  */
 export const receive = (
   platform: Platform.Platform,
@@ -142,13 +149,20 @@ export const receive = (
     const customer = yield* receiverOf(platform, request)
     const deposit = yield* depositOf(platform, customer.id, request.receivingCurrencyCode)
     const behavior = SandboxUmaSenders.behaviorOf(sender)
+    const held = behavior === "SUCCESS" && platform.config.incomingPaymentApproval
     const ids = yield* Ids.Ids
     const uuid = yield* ids.uuid
     const now = yield* DateTime.now
     const amountMinor = BigInt(request.receivingCurrencyAmount)
     const transaction = IncomingTransaction.make({
       uuid,
-      status: behavior === "SUCCESS" ? "COMPLETED" : behavior === "PENDING_LONG" ? "PENDING" : "FAILED",
+      status: held
+        ? "PENDING"
+        : behavior === "SUCCESS"
+          ? "COMPLETED"
+          : behavior === "PENDING_LONG"
+            ? "PENDING"
+            : "FAILED",
       source: { sourceType: "UMA_ADDRESS", umaAddress: sender },
       deposit,
       customerId: customer.id,
@@ -175,7 +189,7 @@ export const receive = (
     const posting: Ledger.Posting = {
       platformId: platform.id,
       idempotencyKey: `uma-receive:${uuid}`,
-      status: behavior === "SUCCESS" ? "posted" : "pending",
+      status: behavior === "SUCCESS" && !held ? "posted" : "pending",
       description: transaction.description ?? "UMA payment",
       entries: entriesOf(platform.id, deposit, amountMinor)
     }
@@ -193,11 +207,37 @@ export const receive = (
         InsufficientFunds: Effect.die
       })
     )
+    const jobs = yield* Jobs.Jobs
+    if (held) {
+      const decision = IncomingDecision.awaiting(transaction.id, now)
+      const decisions = yield* IncomingDecisionRepo
+      // Posted and stored without an outbox event: the held payment's webhook is the decision request itself.
+      const post = ledger.post(posting).pipe(
+        Effect.catchTag("InvalidPosting", () =>
+          ledger
+            .openAccounts(SystemAccounts.accountsFor(platform.id, [deposit.currency]))
+            .pipe(Effect.zipRight(ledger.post(posting)))
+        ),
+        Effect.catchTags({
+          InvalidPosting: Effect.die,
+          IdempotencyKeyReused: Effect.die,
+          InsufficientFunds: Effect.die
+        })
+      )
+      yield* store.transaction(
+        Effect.gen(function* () {
+          const result = yield* post
+          yield* transactions.insert(platform.id, { transaction, postingId: Option.some(result.postingId) })
+          yield* decisions.insert(platform.id, decision)
+          yield* jobs.enqueue(IncomingDecisionJob.newJob(platform.id, transaction.id, decision.deadlineAt))
+        })
+      )
+      return transaction
+    }
     if (behavior === "SUCCESS") {
       yield* posted
       return transaction
     }
-    const jobs = yield* Jobs.Jobs
     yield* store.transaction(
       Effect.zipRight(
         posted,

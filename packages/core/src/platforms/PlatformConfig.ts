@@ -171,5 +171,10 @@ export class PlatformConfig extends Schema.Class<PlatformConfig>("PlatformConfig
    */
   subjectToCounterpartyRules: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   embeddedWalletConfig: Schema.optional(EmbeddedWalletConfig),
-  feeConfigs: Schema.optionalWith(Schema.Array(FeeConfig), { default: () => [] })
+  feeConfigs: Schema.optionalWith(Schema.Array(FeeConfig), { default: () => [] }),
+  /**
+   * Incoming UMA payments wait `PENDING` for the platform's decision (its webhook reply, or
+   * `POST /transactions/{id}/approve|reject` before the deadline) instead of completing at once.
+   */
+  incomingPaymentApproval: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}

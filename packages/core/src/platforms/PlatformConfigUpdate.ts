@@ -70,7 +70,8 @@ export const UpdatePlatformConfigRequest = Schema.Struct({
   feeConfigs: Schema.optionalWith(Schema.Array(FeeConfigRequest), { exact: true }),
   isRegulatedFinancialInstitution: Schema.optionalWith(Schema.Boolean, { exact: true }),
   skipPaperwork: Schema.optionalWith(Schema.Boolean, { exact: true }),
-  subjectToCounterpartyRules: Schema.optionalWith(Schema.Boolean, { exact: true })
+  subjectToCounterpartyRules: Schema.optionalWith(Schema.Boolean, { exact: true }),
+  incomingPaymentApproval: Schema.optionalWith(Schema.Boolean, { exact: true })
 }).annotations({ identifier: "UpdatePlatformConfigRequest", parseOptions: strict })
 export type UpdatePlatformConfigRequest = typeof UpdatePlatformConfigRequest.Type
 

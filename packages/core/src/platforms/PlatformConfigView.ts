@@ -18,6 +18,7 @@ export class PlatformConfigView extends Schema.Class<PlatformConfigView>("Platfo
   subjectToCounterpartyRules: Schema.Boolean,
   embeddedWalletConfig: Schema.optional(EmbeddedWalletConfig),
   feeConfigs: Schema.Array(FeeConfig),
+  incomingPaymentApproval: Schema.Boolean,
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }) {}

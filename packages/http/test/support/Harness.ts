@@ -1,5 +1,6 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, DocumentLimits, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
+import type { WebhookTransport } from "@payrail/core"
 import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
@@ -38,6 +39,8 @@ export const makeHarness = async (
     readonly storage?: Layer.Layer<Storage.Services, unknown>
     /** The largest document file accepted (`DocumentLimits`), when not the default. */
     readonly documentMaxBytes?: number
+    /** The webhook transport the domain sends through (none by default: every send fails `not_configured`). */
+    readonly webhookTransport?: Layer.Layer<WebhookTransport.WebhookTransport>
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
@@ -45,6 +48,7 @@ export const makeHarness = async (
     Layer.provide(WalletPorts.layer),
     Layer.provideMerge(Sandbox.layer),
     Layer.provide(Ids.layer),
+    Layer.provide(options.webhookTransport ?? Layer.empty),
     Layer.merge(
       options.documentMaxBytes === undefined
         ? Layer.empty

@@ -35,6 +35,7 @@ import cards from "./0031_cards.js"
 import invitations from "./0033_invitations.js"
 import sca from "./0032_sca.js"
 import stablecoins from "./0034_stablecoins.js"
+import incomingDecisions from "./0035_incoming_decisions.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -79,5 +80,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0031_cards": cards,
   "0032_sca": sca,
   "0033_invitations": invitations,
-  "0034_stablecoins": stablecoins
+  "0034_stablecoins": stablecoins,
+  "0035_incoming_decisions": incomingDecisions
 }
