@@ -5,6 +5,7 @@ import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { AgentApprovalsApi, AgentOperationsApi, AgentsApi } from "./agents/index.js"
 import { CardsApi, SandboxCardsApi } from "./cards/index.js"
 import { CustomersApi } from "./customers/index.js"
+import { BulkImportsApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
@@ -90,6 +91,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(AgentApprovalsApi.AgentApprovalsApi)
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
+  .add(BulkImportsApi.BulkImportsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

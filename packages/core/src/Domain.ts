@@ -3,6 +3,7 @@ import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accou
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/index.js"
 import { Customers } from "./customers/index.js"
+import { BulkImports } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
   ExchangeRates,
@@ -78,6 +79,7 @@ export type Services =
   | CardJobs.CardJobs
   | TransactionFeed.TransactionFeed
   | CardTransactions.CardTransactions
+  | BulkImports.BulkImports
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -147,7 +149,8 @@ export const layer = Layer.mergeAll(
   CardTransactions.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
-  )
+  ),
+  BulkImports.layer.pipe(Layer.provide(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Layer } from "effect"
 import type {
+  BulkImports,
   AgentActions,
   AgentCustomerScope,
   CardTransactions,
@@ -50,6 +51,7 @@ import {
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import { CustomersHandlers } from "./customers/index.js"
+import { BulkImportsHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -116,6 +118,7 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardTransactions.CardTransactions
+  | BulkImports.BulkImports
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -175,6 +178,7 @@ export const layer = Layer.mergeAll(
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
+      BulkImportsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import {
   AgentActionExpiryJob,
+  BulkImportJob,
   CardJobs,
   type Domain,
   IdempotencyPurgeJob,
@@ -31,7 +32,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.incomingCompletionHandler,
   AgentActionExpiryJob.handler,
   CardJobs.provisioningHandler,
-  CardJobs.pullHandler
+  CardJobs.pullHandler,
+  BulkImportJob.handler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

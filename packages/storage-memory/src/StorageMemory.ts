@@ -35,6 +35,7 @@ import * as MemoryAgentActionRepo from "./agents/MemoryAgentActionRepo.js"
 import * as MemoryCardRepo from "./cards/MemoryCardRepo.js"
 import * as MemoryCardRevealRepo from "./cards/MemoryCardRevealRepo.js"
 import * as MemoryCardTransactionRepo from "./cards/MemoryCardTransactionRepo.js"
+import * as MemoryBulkImportRepo from "./customers/MemoryBulkImportRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -76,5 +77,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryAgentActionRepo.layer,
   MemoryCardRepo.layer,
   MemoryCardTransactionRepo.layer,
-  MemoryCardRevealRepo.layer
+  MemoryCardRevealRepo.layer,
+  MemoryBulkImportRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -39,6 +39,7 @@ import * as PgAgentActionRepo from "./agents/PgAgentActionRepo.js"
 import * as PgCardRepo from "./cards/PgCardRepo.js"
 import * as PgCardRevealRepo from "./cards/PgCardRevealRepo.js"
 import * as PgCardTransactionRepo from "./cards/PgCardTransactionRepo.js"
+import * as PgBulkImportRepo from "./customers/PgBulkImportRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -79,7 +80,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgAgentActionRepo.layer,
   PgCardRepo.layer,
   PgCardTransactionRepo.layer,
-  PgCardRevealRepo.layer
+  PgCardRevealRepo.layer,
+  PgBulkImportRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

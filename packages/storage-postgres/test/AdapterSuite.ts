@@ -88,7 +88,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "kyc_links",
             "uma_lookup_expiry",
             "agents",
-            "cards"
+            "cards",
+            "bulk_imports"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

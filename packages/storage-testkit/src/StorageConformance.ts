@@ -10,6 +10,7 @@ import * as CardTransactionRepoSuite from "./cards/CardTransactionRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
+import * as BulkImportSuite from "./customers/BulkImportSuite.js"
 import * as JobsSuite from "./events/JobsSuite.js"
 import * as JobWorkerSuite from "./events/JobWorkerSuite.js"
 import * as SandboxClockSuite from "./events/SandboxClockSuite.js"
@@ -72,7 +73,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "agent actions": AgentActionRepoSuite,
       cards: CardRepoSuite,
       "card transactions": CardTransactionRepoSuite,
-      "card reveals": CardRevealRepoSuite
+      "card reveals": CardRevealRepoSuite,
+      "bulk imports": BulkImportSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

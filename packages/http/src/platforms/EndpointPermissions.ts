@@ -88,7 +88,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     financial_authorization: "TRANSACT",
     financial_credit_authorization: "TRANSACT",
     credit_authorization_advice: "TRANSACT"
-  }
+  },
+  bulkImports: { uploadCsv: "MANAGE", getJob: "VIEW" }
 }
 
 const byRoute = (() => {

@@ -1,5 +1,6 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, DocumentLimits, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
+import { BulkImportLimits } from "@payrail/core"
 import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
@@ -38,6 +39,8 @@ export const makeHarness = async (
     readonly storage?: Layer.Layer<Storage.Services, unknown>
     /** The largest document file accepted (`DocumentLimits`), when not the default. */
     readonly documentMaxBytes?: number
+    /** The bulk import limits (`BulkImportLimits`), when not the defaults. */
+    readonly bulkImportLimits?: { readonly maxFileBytes: number; readonly batchRows: number }
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
@@ -49,6 +52,11 @@ export const makeHarness = async (
       options.documentMaxBytes === undefined
         ? Layer.empty
         : Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: options.documentMaxBytes })
+    ),
+    Layer.merge(
+      options.bulkImportLimits === undefined
+        ? Layer.empty
+        : Layer.succeed(BulkImportLimits.BulkImportLimits, options.bulkImportLimits)
     )
   )
   const runtime = ManagedRuntime.make(services)

@@ -32,6 +32,7 @@ import kycLinks from "./0028_kyc_links.js"
 import umaLookupExpiry from "./0029_uma_lookup_expiry.js"
 import agents from "./0030_agents.js"
 import cards from "./0031_cards.js"
+import bulkImports from "./0036_bulk_imports.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -73,5 +74,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0028_kyc_links": kycLinks,
   "0029_uma_lookup_expiry": umaLookupExpiry,
   "0030_agents": agents,
-  "0031_cards": cards
+  "0031_cards": cards,
+  "0036_bulk_imports": bulkImports
 }
