@@ -8,6 +8,7 @@ import { CustomersApi } from "./customers/index.js"
 import { InvitationsApi } from "./invitations/index.js"
 import { LookupsApi } from "./lookups/index.js"
 import { StablecoinsApi } from "./stablecoins/index.js"
+import { BulkImportsApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
 import {
@@ -98,6 +99,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(LookupsApi.LookupsApi)
   .add(StablecoinsApi.StablecoinsApi)
   .add(IncomingApprovalsApi.IncomingApprovalsApi)
+  .add(BulkImportsApi.BulkImportsApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -6,6 +6,7 @@ import { Invitations } from "./invitations/index.js"
 import { Lookups, WithdrawalFees } from "./lookups/index.js"
 import { Customers } from "./customers/index.js"
 import { Stablecoins } from "./stablecoins/index.js"
+import { BulkImports } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
   ExchangeRates,
@@ -104,6 +105,7 @@ export type Services =
   | Stablecoins.Stablecoins
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
+  | BulkImports.BulkImports
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -195,7 +197,8 @@ export const layer = Layer.mergeAll(
   TransactionCancels.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
-  )
+  ),
+  BulkImports.layer.pipe(Layer.provide(Customers.layer))
 ).pipe(
   Layer.provideMerge(SignedRetry.layer),
   Layer.provideMerge(Pricer.layer),

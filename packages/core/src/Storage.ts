@@ -1,6 +1,7 @@
 import type { ApiTokenRepo, CredentialChanges, PlatformRepo } from "./platforms/index.js"
 import type { AuthMethodRepo, ExternalAccountRepo, InternalAccountRepo } from "./accounts/index.js"
 import type { CustomerRepo } from "./customers/index.js"
+import type { BulkImportRepo } from "./customers/index.js"
 import type { Jobs } from "./events/index.js"
 import type { Ledger } from "./ledger/index.js"
 import type { Outbox, RateLimiter, UnitOfWork } from "./kernel/index.js"
@@ -63,3 +64,4 @@ export type Services =
   | ScaRepo.ScaRepo
   | StablecoinRepo.StablecoinRepo
   | IncomingDecisionRepo.IncomingDecisionRepo
+  | BulkImportRepo.BulkImportRepo

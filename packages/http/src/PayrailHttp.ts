@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Layer } from "effect"
 import type {
+  BulkImports,
   AgentActions,
   AgentCustomerScope,
   CardTransactions,
@@ -59,6 +60,7 @@ import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
 import { LookupsHandlers } from "./lookups/index.js"
 import { StablecoinsHandlers } from "./stablecoins/index.js"
+import { BulkImportsHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
 import {
@@ -131,6 +133,7 @@ export type Services =
   | Stablecoins.Stablecoins
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
+  | BulkImports.BulkImports
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -194,6 +197,7 @@ export const layer = Layer.mergeAll(
       LookupsHandlers.layer,
       StablecoinsHandlers.layer,
       IncomingApprovalsHandlers.layer,
+      BulkImportsHandlers.layer,
       SystemHandlers.layer
     )
   ),

@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer } from "effect"
 import {
   AgentActionExpiryJob,
+  BulkImportJob,
   CardJobs,
   type Domain,
   IdempotencyPurgeJob,
@@ -33,7 +34,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   AgentActionExpiryJob.handler,
   CardJobs.provisioningHandler,
   CardJobs.pullHandler,
-  IncomingApprovals.deadlineHandler
+  IncomingApprovals.deadlineHandler,
+  BulkImportJob.handler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

@@ -39,6 +39,7 @@ import * as MemoryInvitationRepo from "./invitations/MemoryInvitationRepo.js"
 import * as MemoryScaRepo from "./sca/MemoryScaRepo.js"
 import * as MemoryStablecoinRepo from "./stablecoins/MemoryStablecoinRepo.js"
 import * as MemoryIncomingDecisionRepo from "./payments/MemoryIncomingDecisionRepo.js"
+import * as MemoryBulkImportRepo from "./customers/MemoryBulkImportRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -84,5 +85,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryInvitationRepo.layer,
   MemoryScaRepo.layer,
   MemoryStablecoinRepo.layer,
-  MemoryIncomingDecisionRepo.layer
+  MemoryIncomingDecisionRepo.layer,
+  MemoryBulkImportRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -43,6 +43,7 @@ import * as PgInvitationRepo from "./invitations/PgInvitationRepo.js"
 import * as PgScaRepo from "./sca/PgScaRepo.js"
 import * as PgStablecoinRepo from "./stablecoins/PgStablecoinRepo.js"
 import * as PgIncomingDecisionRepo from "./payments/PgIncomingDecisionRepo.js"
+import * as PgBulkImportRepo from "./customers/PgBulkImportRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -87,7 +88,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgInvitationRepo.layer,
   PgScaRepo.layer,
   PgStablecoinRepo.layer,
-  PgIncomingDecisionRepo.layer
+  PgIncomingDecisionRepo.layer,
+  PgBulkImportRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -92,7 +92,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "sca",
             "invitations",
             "stablecoins",
-            "incoming_decisions"
+            "incoming_decisions",
+            "bulk_imports"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

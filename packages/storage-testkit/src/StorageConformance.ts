@@ -12,6 +12,7 @@ import * as StablecoinRepoSuite from "./stablecoins/StablecoinRepoSuite.js"
 import * as ExternalAccountSuite from "./accounts/ExternalAccountSuite.js"
 import * as InternalAccountSuite from "./accounts/InternalAccountSuite.js"
 import * as CustomerSuite from "./customers/CustomerSuite.js"
+import * as BulkImportSuite from "./customers/BulkImportSuite.js"
 import * as JobsSuite from "./events/JobsSuite.js"
 import * as JobWorkerSuite from "./events/JobWorkerSuite.js"
 import * as SandboxClockSuite from "./events/SandboxClockSuite.js"
@@ -78,7 +79,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "card reveals": CardRevealRepoSuite,
       invitations: InvitationRepoSuite,
       stablecoins: StablecoinRepoSuite,
-      "incoming decisions": IncomingDecisionSuite
+      "incoming decisions": IncomingDecisionSuite,
+      "bulk imports": BulkImportSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

@@ -1,1 +1,2 @@
+export * as BulkImportsApi from "./BulkImportsApi.js"
 export * as CustomersApi from "./CustomersApi.js"

@@ -33,7 +33,8 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
      */
     readonly create: (
       platform: Platform.Platform,
-      request: CreateCustomerRequest
+      request: CreateCustomerRequest,
+      options?: CreateOptions
     ) => Effect.Effect<Customer, PlatformCustomerIdTaken | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
     readonly get: (
       platform: Platform.Platform,
@@ -88,6 +89,12 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
     ) => Effect.Effect<Option.Option<Customer>, CustomerNotFound | CustomerDeleted | StoreFailure.StoreFailure>
   }
 >() {}
+
+/** What `create` takes beside the request: a bulk import brings each customer's UMA address. */
+export interface CreateOptions {
+  /** The customer's UMA address; generated from its id (`UmaAddress.forCustomer`) when absent. */
+  readonly umaAddress?: UmaAddress.UmaAddress
+}
 
 const encodeCustomer = Schema.encodeSync(Customer)
 
@@ -154,13 +161,19 @@ export const layer = Layer.effect(
           )
         )
 
-    const build = (platform: Platform.Platform, request: CreateCustomerRequest, uuid: string, now: DateTime.Utc) =>
+    const build = (
+      platform: Platform.Platform,
+      request: CreateCustomerRequest,
+      uuid: string,
+      now: DateTime.Utc,
+      options: CreateOptions
+    ) =>
       Effect.gen(function* () {
         const verification = yield* kyc.initialVerification({ platform, request })
         const common = {
           id: CustomerId.make(ResourceId.format("Customer", uuid)),
           platformCustomerId: request.platformCustomerId ?? uuid,
-          umaAddress: UmaAddress.forCustomer(uuid, platform.config.umaDomain),
+          umaAddress: options.umaAddress ?? UmaAddress.forCustomer(uuid, platform.config.umaDomain),
           createdAt: now,
           updatedAt: now,
           isDeleted: false,
@@ -195,10 +208,14 @@ export const layer = Layer.effect(
       )
 
     return {
-      create: Effect.fn("Customers.create")(function* (platform: Platform.Platform, request: CreateCustomerRequest) {
+      create: Effect.fn("Customers.create")(function* (
+        platform: Platform.Platform,
+        request: CreateCustomerRequest,
+        options: CreateOptions = {}
+      ) {
         const now = yield* DateTime.now
         yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(now))
-        const { customer, identifier } = yield* build(platform, request, yield* ids.uuid, now)
+        const { customer, identifier } = yield* build(platform, request, yield* ids.uuid, now, options)
         const created = yield* event(platform, "CUSTOMER.CREATED", customer)
         const verified = yield* Effect.transposeMapOption(verificationEventType(customer), (type) =>
           event(platform, type, customer)

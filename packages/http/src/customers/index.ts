@@ -1,1 +1,2 @@
+export * as BulkImportsHandlers from "./BulkImportsHandlers.js"
 export * as CustomersHandlers from "./CustomersHandlers.js"

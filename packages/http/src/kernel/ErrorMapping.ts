@@ -7,6 +7,7 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
 import { DocumentLimits, Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
+import { BulkImportLimits } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { guarded } from "./internal/jsonBody.js"
 import { isLoosePath } from "./internal/loosePath.js"
@@ -88,6 +89,18 @@ const isDocumentUpload = (request: HttpServerRequest.HttpServerRequest, contentT
   documentUploadPath.test(pathOf(request)) &&
   (request.method === "PUT") === (pathOf(request) !== `${PayrailApi.basePath}/documents`)
 
+const bulkImportUploadPath = `${PayrailApi.basePath}/customers/bulk/csv`
+
+/**
+ * Whether the request is a bulk customer import (`POST /customers/bulk/csv`) sent as multipart form data: streamed
+ * under the bulk import limit (`BulkImportLimits`, 64 MiB by default) rather than the JSON body limit.
+ */
+const isBulkImportUpload = (request: HttpServerRequest.HttpServerRequest, contentType: string | undefined): boolean =>
+  contentType !== undefined &&
+  /^multipart\/form-data\b/i.test(contentType.trim()) &&
+  request.method === "POST" &&
+  pathOf(request) === bulkImportUploadPath
+
 const encodeUnauthenticated = Schema.encodeSync(Authentication.UnauthenticatedBody)
 const encodeMethodNotAllowed = Schema.encodeSync(PayrailApi.MethodNotAllowedBody)
 
@@ -162,6 +175,25 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
     // The hosted verification page reads HTML forms and uploads and answers every failure with a page of its own.
     if (pathOf(request).startsWith(`${KycLink.pagePath}/`)) return yield* app
     const contentType = request.headers["content-type"]
+    if (isBulkImportUpload(request, contentType)) {
+      // Streamed: the file is read under this limit as it arrives, and a body cut at it answers 413 (the handler).
+      const { maxFileBytes } = yield* BulkImportLimits.BulkImportLimits
+      const limit = maxFileBytes + documentFormOverheadBytes
+      if (declaredLengthTooLarge(request, limit)) {
+        return yield* Effect.fail(
+          new HttpErrors.PayloadTooLarge({
+            code: "PAYLOAD_TOO_LARGE",
+            reason: `The request body exceeds ${limit} bytes (files up to ${maxFileBytes} bytes)`
+          })
+        )
+      }
+      return yield* app.pipe(
+        HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
+        )
+      )
+    }
     if (isDocumentUpload(request, contentType)) {
       // Streamed: the file is checked against the document limit as it arrives (413 from the handler); the body
       // as a whole may carry the form's fields beside it.

@@ -109,7 +109,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     burn: "TRANSACT",
     listOperations: "VIEW",
     getOperation: "VIEW"
-  }
+  },
+  bulkImports: { uploadCsv: "MANAGE", getJob: "VIEW" }
 }
 
 const byRoute = (() => {

@@ -1,6 +1,7 @@
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, DocumentLimits, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
 import type { WebhookTransport } from "@payrail/core"
+import { BulkImportLimits } from "@payrail/core"
 import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
@@ -41,6 +42,8 @@ export const makeHarness = async (
     readonly documentMaxBytes?: number
     /** The webhook transport the domain sends through (none by default: every send fails `not_configured`). */
     readonly webhookTransport?: Layer.Layer<WebhookTransport.WebhookTransport>
+    /** The bulk import limits (`BulkImportLimits`), when not the defaults. */
+    readonly bulkImportLimits?: { readonly maxFileBytes: number; readonly batchRows: number }
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
@@ -53,6 +56,11 @@ export const makeHarness = async (
       options.documentMaxBytes === undefined
         ? Layer.empty
         : Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: options.documentMaxBytes })
+    ),
+    Layer.merge(
+      options.bulkImportLimits === undefined
+        ? Layer.empty
+        : Layer.succeed(BulkImportLimits.BulkImportLimits, options.bulkImportLimits)
     )
   )
   const runtime = ManagedRuntime.make(services)

@@ -36,6 +36,7 @@ import invitations from "./0033_invitations.js"
 import sca from "./0032_sca.js"
 import stablecoins from "./0034_stablecoins.js"
 import incomingDecisions from "./0035_incoming_decisions.js"
+import bulkImports from "./0036_bulk_imports.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -81,5 +82,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0032_sca": sca,
   "0033_invitations": invitations,
   "0034_stablecoins": stablecoins,
-  "0035_incoming_decisions": incomingDecisions
+  "0035_incoming_decisions": incomingDecisions,
+  "0036_bulk_imports": bulkImports
 }
