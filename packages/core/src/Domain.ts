@@ -3,7 +3,7 @@ import { AccountProvisioning, ExternalAccounts, InternalAccounts } from "./accou
 import { AgentActions, AgentCustomerScope, Agents } from "./agents/index.js"
 import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/index.js"
 import { Customers } from "./customers/index.js"
-import { Stablecoins } from "./stablecoins/index.js"
+import { StablecoinJobs, Stablecoins } from "./stablecoins/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
   ExchangeRates,
@@ -80,6 +80,7 @@ export type Services =
   | TransactionFeed.TransactionFeed
   | CardTransactions.CardTransactions
   | Stablecoins.Stablecoins
+  | StablecoinJobs.StablecoinJobs
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -148,6 +149,7 @@ export const layer = Layer.mergeAll(
   Cards.layer,
   CardTransactions.layer,
   Stablecoins.layer,
+  StablecoinJobs.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -8,6 +8,7 @@ import {
   JobWorker,
   PaymentJobs,
   Purges,
+  StablecoinJobs,
   type Storage,
   WebhookDeliveryJob,
   WebhookTestJob
@@ -31,7 +32,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.incomingCompletionHandler,
   AgentActionExpiryJob.handler,
   CardJobs.provisioningHandler,
-  CardJobs.pullHandler
+  CardJobs.pullHandler,
+  StablecoinJobs.settlementHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

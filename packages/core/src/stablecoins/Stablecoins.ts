@@ -1,6 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { ExternalAccountRepo } from "../accounts/index.js"
 import { Ids, Outbox, type Page, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Jobs } from "../events/index.js"
 import { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import {
@@ -43,6 +44,7 @@ import type {
   MintRequest,
   RegisterStablecoinRequest
 } from "./StablecoinRequest.js"
+import * as StablecoinSettlementJob from "./StablecoinSettlementJob.js"
 import * as StablecoinSupply from "./StablecoinSupply.js"
 
 type LinkFailure = StablecoinLinks.LinkFailure
@@ -119,6 +121,7 @@ export const layer = Layer.effect(
     const outbox = yield* Outbox.Outbox
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
+    const jobs = yield* Jobs.Jobs
     const accounts = yield* Effect.context<ExternalAccountRepo.ExternalAccountRepo>()
 
     const withRepo = <A, E>(effect: Effect.Effect<A, E, StablecoinRepo>) =>
@@ -147,23 +150,19 @@ export const layer = Layer.effect(
       request: RegisterStablecoinRequest
     ) {
       const link = yield* withRepo(StablecoinLinks.choose(platform, request.stablecoinProviderAccountId))
-      const token = yield* provider.token({
-        link,
-        providerTokenIdentifier: request.providerTokenIdentifier,
-        network: request.network,
-        networkTokenIdentifier: request.networkTokenIdentifier
-      })
+      const { network, networkTokenIdentifier, providerTokenIdentifier } = request
+      const token = yield* provider.token({ link, providerTokenIdentifier, network, networkTokenIdentifier })
       const now = yield* DateTime.now
       const stablecoin = new StablecoinRecord({
         id: StablecoinRecord.fields.id.make(`Stablecoin:${yield* ids.uuid}`),
         ...token,
         gridOperationsStatus: "NOT_ENABLED",
-        network: request.network,
-        networkTokenIdentifier: request.networkTokenIdentifier,
+        network,
+        networkTokenIdentifier,
         provider: link.account.provider,
         stablecoinProviderAccountId: link.account.id,
         providerEnvironment: link.account.providerEnvironment,
-        providerTokenIdentifier: request.providerTokenIdentifier,
+        providerTokenIdentifier,
         createdAt: now,
         updatedAt: now
       })
@@ -222,7 +221,8 @@ export const layer = Layer.effect(
       })
       yield* store.transaction(
         Effect.gen(function* () {
-          if (operation.status === "COMPLETED") {
+          // A mint credits the supply once completed; a burn debits it once the provider took it (even pending).
+          if (operation.status === "COMPLETED" || (operationType === "BURN" && operation.status === "PENDING")) {
             yield* Effect.provideService(
               StablecoinSupply.post(platform.id, stablecoin, operationId, operationType, minor),
               Ledger.Ledger,
@@ -230,6 +230,9 @@ export const layer = Layer.effect(
             )
           }
           yield* repo.insertOperation({ platformId: platform.id, operation })
+          if (operation.status === "PENDING") {
+            yield* jobs.enqueue(StablecoinSettlementJob.newJob(platform.id, operation.id, now))
+          }
           yield* outbox.append(
             yield* Effect.provideService(StablecoinEvents.ofOperation(platform.id, operation), Ids.Ids, ids)
           )
