@@ -5,7 +5,7 @@ import { CardJobs, Cards, CardTransactions, TransactionFeed } from "./cards/inde
 import { Invitations } from "./invitations/index.js"
 import { Lookups, WithdrawalFees } from "./lookups/index.js"
 import { Customers } from "./customers/index.js"
-import { Stablecoins } from "./stablecoins/index.js"
+import { StablecoinJobs, Stablecoins } from "./stablecoins/index.js"
 import { BulkImports } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
 import {
@@ -106,6 +106,7 @@ export type Services =
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
   | BulkImports.BulkImports
+  | StablecoinJobs.StablecoinJobs
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -195,6 +196,7 @@ export const layer = Layer.mergeAll(
   scaLayer,
   Stablecoins.layer,
   TransactionCancels.layer,
+  StablecoinJobs.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   ),

@@ -13,13 +13,16 @@ import { Sha256, StablecoinErrors, StablecoinProvider } from "@payrail/core"
  *   (`issuanceStatus: PROVISIONING`: no mint or burn); every other one is `PROVISIONED`.
  * - Mints and burns complete at once (`providerStatus: complete`), unless the operation's `description` is
  *   `SANDBOX_PROVIDER_FAILED` (the operation is `FAILED`, `failureReason: PROVIDER_TRANSFER_FAILED`, nothing moves)
- *   or `SANDBOX_PROVIDER_UNAVAILABLE` (503 `SERVICE_UNAVAILABLE`, nothing is recorded).
+ *   or `SANDBOX_PROVIDER_UNAVAILABLE` (503 `SERVICE_UNAVAILABLE`, nothing is recorded), or, on a mint,
+ *   `SANDBOX_PROVIDER_PENDING` (`PENDING`, `providerStatus: pending`, as a wire-funded mint awaiting its funds; its
+ *   settlement completes it).
  *
  * The secret is never kept: the link's credential reference is a digest of the client id and secret.
  */
 export const invalidSecret = "sandbox_invalid_secret"
 export const failedDescription = "SANDBOX_PROVIDER_FAILED"
 export const unavailableDescription = "SANDBOX_PROVIDER_UNAVAILABLE"
+export const pendingDescription = "SANDBOX_PROVIDER_PENDING"
 
 const statusOf = (providerAccountId: string) =>
   providerAccountId.endsWith("_invalid") ? "INVALID" : providerAccountId.endsWith("_revoked") ? "REVOKED" : "ACTIVE"
@@ -47,9 +50,12 @@ export const layer: Layer.Layer<StablecoinProvider.StablecoinProvider> = Layer.s
       request.description === unavailableDescription
         ? Effect.fail(StablecoinErrors.ProviderUnavailable.of(request.link.account.provider))
         : Effect.succeed(
-            request.description === failedDescription
-              ? { status: "FAILED", providerStatus: "failed", failureReason: "PROVIDER_TRANSFER_FAILED" }
-              : { status: "COMPLETED", providerStatus: "complete" }
-          )
+            request.description === pendingDescription && request.operationType === "MINT"
+              ? { status: "PENDING", providerStatus: "pending" }
+              : request.description === failedDescription
+                ? { status: "FAILED", providerStatus: "failed", failureReason: "PROVIDER_TRANSFER_FAILED" }
+                : { status: "COMPLETED", providerStatus: "complete" }
+          ),
+    settle: () => Effect.succeed({ status: "COMPLETED", providerStatus: "complete" })
   })
 )

@@ -9,6 +9,7 @@ import {
   JobWorker,
   PaymentJobs,
   Purges,
+  StablecoinJobs,
   type Storage,
   WebhookDeliveryJob,
   WebhookTestJob
@@ -35,7 +36,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   CardJobs.provisioningHandler,
   CardJobs.pullHandler,
   IncomingApprovals.deadlineHandler,
-  BulkImportJob.handler
+  BulkImportJob.handler,
+  StablecoinJobs.settlementHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

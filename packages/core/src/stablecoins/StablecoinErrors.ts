@@ -1,4 +1,7 @@
 import { Schema } from "effect"
+import type { AccountErrors } from "../accounts/index.js"
+import type { InvalidInput, StoreFailure } from "../kernel/index.js"
+import type { Ledger } from "../ledger/index.js"
 
 /**
  * Failures of stablecoin issuance (docs/stablecoins.md), with our spec's `STABLECOIN_*` codes. One constructor each
@@ -231,3 +234,23 @@ export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>
     })
   }
 }
+
+/** Why a mint or a burn is refused, whichever it is. */
+type OperationFailure =
+  | InvalidInput.InvalidInput
+  | StablecoinNotFound
+  | ProviderAccountNotFound
+  | ProviderAccountInvalid
+  | ProviderAccountRevoked
+  | StablecoinNotProvisioned
+  | AmountNotRepresentable
+  | ExternalAccountNotSupported
+  | AccountErrors.ExternalAccountNotFound
+  | ProviderUnavailable
+  | StoreFailure.StoreFailure
+
+/** Why a mint is refused. */
+export type MintFailure = OperationFailure | OperationNotSupported | Ledger.BalanceLimitExceeded
+
+/** Why a burn is refused. */
+export type BurnFailure = OperationFailure | BurnSourceNotSupported | Ledger.InsufficientFunds

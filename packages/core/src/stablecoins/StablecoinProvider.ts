@@ -53,9 +53,12 @@ export interface TransferRequest {
   readonly description?: string | undefined
 }
 
-/** How the provider settled a transfer. */
+/**
+ * How the provider took a transfer: settled (`COMPLETED`, `FAILED`), or `PENDING` (a mint awaiting its funds; its
+ * settlement job asks `settle` later).
+ */
 export interface TransferOutcome {
-  readonly status: "COMPLETED" | "FAILED"
+  readonly status: "COMPLETED" | "FAILED" | "PENDING"
   /** The provider's own status, sanitized. */
   readonly providerStatus: string
   /** A stable failure code when `FAILED`. */
@@ -75,5 +78,7 @@ export class StablecoinProvider extends Context.Tag("@payrail/core/StablecoinPro
     readonly token: (request: TokenRequest) => Effect.Effect<TokenMetadata>
     /** Mints or burns; `ProviderUnavailable` when the provider cannot be reached (nothing happened). */
     readonly transfer: (request: TransferRequest) => Effect.Effect<TransferOutcome, ProviderUnavailable>
+    /** How a `PENDING` transfer stands now (still `PENDING`, or settled); `ProviderUnavailable` to retry later. */
+    readonly settle: (request: TransferRequest) => Effect.Effect<TransferOutcome, ProviderUnavailable>
   }
 >() {}

@@ -2,7 +2,12 @@ import { Context, type Effect, type Option } from "effect"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { Stablecoin, StablecoinFilter, StablecoinId } from "./Stablecoin.js"
-import type { StablecoinOperation, StablecoinOperationId, StoredOperation } from "./StablecoinOperation.js"
+import type {
+  OperationStatus,
+  StablecoinOperation,
+  StablecoinOperationId,
+  StoredOperation
+} from "./StablecoinOperation.js"
 import type {
   ProviderAccountFilter,
   StablecoinProviderAccount,
@@ -13,7 +18,7 @@ import type {
 /**
  * Storage of stablecoin issuance: provider account links, registered stablecoins and their operations. Every read is
  * scoped to the platform; each id is inserted once (a second insert fails `StoreFailure`); records never change
- * once stored (an operation is stored in its final status of the request). Lists are keyset pages by
+ * once stored, but an operation, whose status moves on by compare and set. Lists are keyset pages by
  * `(createdAt, id)`, newest first, without a count.
  */
 export class StablecoinRepo extends Context.Tag("@payrail/core/StablecoinRepo")<
@@ -43,6 +48,14 @@ export class StablecoinRepo extends Context.Tag("@payrail/core/StablecoinRepo")<
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<Stablecoin>, StoreFailure.StoreFailure>
     readonly insertOperation: (stored: StoredOperation) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /**
+     * Replaces the operation (same id and platform) only while its stored status is `expectedStatus` (compare and
+     * set, one atomic write): `false` when another change won.
+     */
+    readonly updateOperation: (
+      stored: StoredOperation,
+      expectedStatus: OperationStatus
+    ) => Effect.Effect<boolean, StoreFailure.StoreFailure>
     readonly findOperation: (
       platformId: Platform.PlatformId,
       id: StablecoinOperationId

@@ -1,6 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import type { AccountErrors, ExternalAccountRepo } from "../accounts/index.js"
-import { Ids, type InvalidInput, Outbox, type Page, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import type { ExternalAccountRepo } from "../accounts/index.js"
+import { Ids, Outbox, type Page, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { Jobs } from "../events/index.js"
 import { Ledger } from "../ledger/index.js"
 import type { Platform } from "../platforms/index.js"
 import {
@@ -11,32 +12,30 @@ import {
 } from "./Stablecoin.js"
 import { checkBurn, checkMint } from "./StablecoinAccounts.js"
 import {
-  type AmountNotRepresentable,
-  type BurnSourceNotSupported,
-  type ExternalAccountNotSupported,
-  type OperationNotSupported,
-  ProviderAccountInvalid,
-  ProviderAccountNotFound,
-  ProviderAccountRevoked,
-  ProviderAccountSelectionRequired,
-  type ProviderUnavailable,
+  type BurnFailure,
+  type MintFailure,
+  type ProviderAccountInvalid,
+  type ProviderAccountNotFound,
+  type ProviderAccountSelectionRequired,
   StablecoinNotFound,
   StablecoinNotProvisioned,
   StablecoinOperationNotFound
 } from "./StablecoinErrors.js"
 import * as StablecoinEvents from "./StablecoinEvents.js"
+import * as StablecoinLinks from "./StablecoinLinks.js"
 import {
   type OperationType,
-  StablecoinOperation,
+  type StablecoinOperation,
   StablecoinOperationId,
   type StablecoinOperationId as OperationId
 } from "./StablecoinOperation.js"
+import * as StablecoinOperationRecord from "./StablecoinOperationRecord.js"
 import { StablecoinProvider } from "./StablecoinProvider.js"
-import {
-  type ProviderAccountFilter,
+import type {
+  ProviderAccountFilter,
   StablecoinProviderAccount,
   StablecoinProviderAccountId,
-  type StoredProviderAccount
+  StoredProviderAccount
 } from "./StablecoinProviderAccount.js"
 import { StablecoinRepo } from "./StablecoinRepo.js"
 import type {
@@ -45,23 +44,10 @@ import type {
   MintRequest,
   RegisterStablecoinRequest
 } from "./StablecoinRequest.js"
+import * as StablecoinSettlementJob from "./StablecoinSettlementJob.js"
 import * as StablecoinSupply from "./StablecoinSupply.js"
 
-type LinkFailure = ProviderAccountNotFound | ProviderAccountInvalid | ProviderAccountRevoked
-type OperationFailure =
-  | InvalidInput.InvalidInput
-  | StablecoinNotFound
-  | LinkFailure
-  | StablecoinNotProvisioned
-  | AmountNotRepresentable
-  | ExternalAccountNotSupported
-  | AccountErrors.ExternalAccountNotFound
-  | ProviderUnavailable
-  | StoreFailure.StoreFailure
-/** Why a mint is refused. */
-export type MintFailure = OperationFailure | OperationNotSupported | Ledger.BalanceLimitExceeded
-/** Why a burn is refused. */
-export type BurnFailure = OperationFailure | BurnSourceNotSupported | Ledger.InsufficientFunds
+type LinkFailure = StablecoinLinks.LinkFailure
 
 /**
  * Stablecoin issuance (docs/stablecoins.md): link provider accounts, register the provider's stablecoins, mint and
@@ -135,38 +121,13 @@ export const layer = Layer.effect(
     const outbox = yield* Outbox.Outbox
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
+    const jobs = yield* Jobs.Jobs
     const accounts = yield* Effect.context<ExternalAccountRepo.ExternalAccountRepo>()
 
+    const withRepo = <A, E>(effect: Effect.Effect<A, E, StablecoinRepo>) =>
+      Effect.provideService(effect, StablecoinRepo, repo)
     const findLink = (platform: Platform.Platform, id: StablecoinProviderAccountId) =>
-      Effect.flatMap(
-        repo.findProviderAccount(platform.id, id),
-        Option.match({ onNone: () => Effect.fail(ProviderAccountNotFound.of(id)), onSome: Effect.succeed })
-      )
-
-    const usable = (stored: StoredProviderAccount): Effect.Effect<StoredProviderAccount, LinkFailure> => {
-      const { id, status } = stored.account
-      return status === "ACTIVE"
-        ? Effect.succeed(stored)
-        : status === "REVOKED"
-          ? Effect.fail(ProviderAccountRevoked.of(id))
-          : Effect.fail(ProviderAccountInvalid.of(id))
-    }
-
-    const chooseLink = Effect.fn("Stablecoins.chooseLink")(function* (
-      platform: Platform.Platform,
-      requested: StablecoinProviderAccountId | undefined
-    ) {
-      if (requested !== undefined) return yield* usable(yield* findLink(platform, requested))
-      const active = yield* repo.listProviderAccounts(
-        platform.id,
-        { status: "ACTIVE" },
-        { limit: 2, after: Option.none() }
-      )
-      const [only, second] = active.data
-      if (only === undefined) return yield* ProviderAccountNotFound.of()
-      if (second !== undefined) return yield* ProviderAccountSelectionRequired.of()
-      return yield* findLink(platform, only.id)
-    })
+      withRepo(StablecoinLinks.find(platform, id))
 
     const findCoin = (platform: Platform.Platform, id: StablecoinId) =>
       Effect.flatMap(
@@ -179,45 +140,29 @@ export const layer = Layer.effect(
       request: LinkProviderAccountRequest
     ) {
       const verified = yield* provider.verify({ ...request, environment: platform.environment })
-      const now = yield* DateTime.now
-      const account = new StablecoinProviderAccount({
-        id: StablecoinProviderAccountId.make(`StablecoinProviderAccount:${yield* ids.uuid}`),
-        provider: request.provider,
-        providerAccountId: verified.providerAccountId,
-        providerEnvironment: platform.environment,
-        status: verified.status,
-        ...(verified.status === "ACTIVE" ? { lastVerifiedAt: now } : {}),
-        createdAt: now,
-        updatedAt: now
-      })
-      yield* store.transaction(
-        repo.insertProviderAccount({ platformId: platform.id, account, credentialRef: verified.credentialRef })
-      )
-      return account
+      const stored = StablecoinLinks.linked(platform, request.provider, verified, yield* ids.uuid, yield* DateTime.now)
+      yield* store.transaction(repo.insertProviderAccount(stored))
+      return stored.account
     })
 
     const register = Effect.fn("Stablecoins.register")(function* (
       platform: Platform.Platform,
       request: RegisterStablecoinRequest
     ) {
-      const link = yield* chooseLink(platform, request.stablecoinProviderAccountId)
-      const token = yield* provider.token({
-        link,
-        providerTokenIdentifier: request.providerTokenIdentifier,
-        network: request.network,
-        networkTokenIdentifier: request.networkTokenIdentifier
-      })
+      const link = yield* withRepo(StablecoinLinks.choose(platform, request.stablecoinProviderAccountId))
+      const { network, networkTokenIdentifier, providerTokenIdentifier } = request
+      const token = yield* provider.token({ link, providerTokenIdentifier, network, networkTokenIdentifier })
       const now = yield* DateTime.now
       const stablecoin = new StablecoinRecord({
         id: StablecoinRecord.fields.id.make(`Stablecoin:${yield* ids.uuid}`),
         ...token,
         gridOperationsStatus: "NOT_ENABLED",
-        network: request.network,
-        networkTokenIdentifier: request.networkTokenIdentifier,
+        network,
+        networkTokenIdentifier,
         provider: link.account.provider,
         stablecoinProviderAccountId: link.account.id,
         providerEnvironment: link.account.providerEnvironment,
-        providerTokenIdentifier: request.providerTokenIdentifier,
+        providerTokenIdentifier,
         createdAt: now,
         updatedAt: now
       })
@@ -239,7 +184,7 @@ export const layer = Layer.effect(
       amount: string
     ) {
       const stablecoin = yield* findCoin(platform, id)
-      const link = yield* usable(yield* findLink(platform, stablecoin.stablecoinProviderAccountId))
+      const link = yield* StablecoinLinks.usable(yield* findLink(platform, stablecoin.stablecoinProviderAccountId))
       if (stablecoin.issuanceStatus !== "PROVISIONED") {
         return yield* StablecoinNotProvisioned.of(stablecoin.id, stablecoin.issuanceStatus)
       }
@@ -256,36 +201,28 @@ export const layer = Layer.effect(
     ) {
       const { link, minor, stablecoin } = prepared
       const operationId = StablecoinOperationId.make(`StablecoinOperation:${yield* ids.uuid}`)
-      const amount = BigInt(request.amount)
       const outcome = yield* provider.transfer({
         link,
         stablecoin,
         operationId,
         operationType,
-        amount,
+        amount: BigInt(request.amount),
         description: request.description
       })
       const now = yield* DateTime.now
-      const operation = new StablecoinOperation({
+      const operation = StablecoinOperationRecord.make({
         id: operationId,
-        stablecoinId: stablecoin.id,
+        stablecoin,
+        link,
         operationType,
-        status: outcome.status,
-        amount: amount.toString(),
-        provider: stablecoin.provider,
-        providerEnvironment: stablecoin.providerEnvironment,
-        stablecoinProviderAccountId: link.account.id,
-        ...("fundingSource" in request ? { fundingSource: request.fundingSource } : { source: request.source }),
-        destination: request.destination,
-        providerStatus: outcome.providerStatus,
-        ...(outcome.failureReason === undefined ? {} : { failureReason: outcome.failureReason }),
-        ...(request.description === undefined ? {} : { description: request.description }),
-        createdAt: now,
-        updatedAt: now
+        request,
+        outcome,
+        now
       })
       yield* store.transaction(
         Effect.gen(function* () {
-          if (operation.status === "COMPLETED") {
+          // A mint credits the supply once completed; a burn debits it once the provider took it (even pending).
+          if (operation.status === "COMPLETED" || (operationType === "BURN" && operation.status === "PENDING")) {
             yield* Effect.provideService(
               StablecoinSupply.post(platform.id, stablecoin, operationId, operationType, minor),
               Ledger.Ledger,
@@ -293,6 +230,9 @@ export const layer = Layer.effect(
             )
           }
           yield* repo.insertOperation({ platformId: platform.id, operation })
+          if (operation.status === "PENDING") {
+            yield* jobs.enqueue(StablecoinSettlementJob.newJob(platform.id, operation.id, now))
+          }
           yield* outbox.append(
             yield* Effect.provideService(StablecoinEvents.ofOperation(platform.id, operation), Ids.Ids, ids)
           )

@@ -1,5 +1,5 @@
-import { Effect } from "effect"
-import { Ledger, Outbox, type Stablecoin } from "@payrail/core"
+import { DateTime, Duration, Effect, Either } from "effect"
+import { Jobs, Ledger, Outbox, type Stablecoin, StablecoinJobs, StablecoinSettlementJob } from "@payrail/core"
 import { expect } from "vitest"
 import type { Harness } from "../support/Harness.js"
 import { base } from "../support/OverHttp.js"
@@ -136,5 +136,30 @@ export const stablecoinsOf = (api: Harness) => {
       )
     )
 
-  return { send, link, register, externalAccount, mintBody, burnBody, supply, checkLedger, webhooksOf }
+  /** Claims and runs the settlement jobs of `operationId` (the others are released): how many ran. */
+  const settle = async (operationId: string) => {
+    const claimed = await api.run(
+      Effect.gen(function* () {
+        const jobs = yield* Jobs.Jobs
+        const all = yield* jobs.claim({ limit: 1_000, now: DateTime.unsafeNow(), lease: Duration.minutes(1) })
+        const mine = all.filter(
+          (candidate) =>
+            candidate.job.kind === StablecoinSettlementJob.kind &&
+            candidate.job.payload["stablecoinOperationId"] === operationId
+        )
+        for (const other of all) if (!mine.includes(other)) yield* jobs.release(other)
+        return mine
+      })
+    )
+    for (const job of claimed) {
+      const result = await api.run(
+        Effect.either(Effect.flatMap(StablecoinJobs.StablecoinJobs, (jobs) => jobs.settle(job.job)))
+      )
+      expect(Either.isRight(result)).toBe(true)
+      await api.run(Effect.flatMap(Jobs.Jobs, (jobs) => jobs.complete(job)))
+    }
+    return claimed.length
+  }
+
+  return { settle, send, link, register, externalAccount, mintBody, burnBody, supply, checkLedger, webhooksOf }
 }

@@ -170,6 +170,32 @@ describeOverHttp("stablecoins over HTTP", {}, (api) => {
     await checkLedger(coin)
   })
 
+  it("keeps a pending mint out of the supply until its settlement job completes it, once", async () => {
+    const { checkLedger, externalAccount, mintBody, send, settle, supply, webhooksOf } = t()
+    const coin = await newCoin("ETA")
+    const wallet = await externalAccount("spark")
+    const pending = await send(
+      "POST",
+      `/stablecoins/${coin}/mints`,
+      mintBody("5000000", wallet, { description: "SANDBOX_PROVIDER_PENDING" })
+    )
+    expect(pending.status).toBe(201)
+    expect(pending.body).toMatchObject({ status: "PENDING", providerStatus: "pending" })
+    expect((await supply(coin)).posted).toBe(0n)
+
+    expect(await settle(pending.body.id)).toBe(1)
+    const settled = await send("GET", `/stablecoin-operations/${pending.body.id}`)
+    expect(settled.body).toMatchObject({ id: pending.body.id, status: "COMPLETED", providerStatus: "complete" })
+    expect((await supply(coin)).posted).toBe(500n)
+    expect(await webhooksOf(pending.body.id)).toEqual([
+      "STABLECOIN_OPERATION.PENDING",
+      "STABLECOIN_OPERATION.COMPLETED"
+    ])
+    expect(await settle(pending.body.id)).toBe(0)
+    expect((await supply(coin)).posted).toBe(500n)
+    await checkLedger(coin)
+  })
+
   it("refuses every invalid mint and burn with its code, recording nothing", async () => {
     const { burnBody, checkLedger, externalAccount, mintBody, register, send, supply } = t()
     const coin = await newCoin("DELTA")

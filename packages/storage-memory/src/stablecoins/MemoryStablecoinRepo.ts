@@ -6,7 +6,7 @@ import {
   type StablecoinProviderAccount,
   StablecoinRepo
 } from "@payrail/core"
-import { insertNew, MemoryState } from "../kernel/MemoryState.js"
+import { insertNew, MemoryState, setEntry } from "../kernel/MemoryState.js"
 
 const keyOf = (row: { readonly createdAt: Page.Cursor["createdAt"]; readonly id: string }): Page.Cursor => ({
   createdAt: row.createdAt,
@@ -98,6 +98,21 @@ export const layer: Layer.Layer<StablecoinRepo.StablecoinRepo, never, MemoryStat
         insertNew(state, operations, "stablecoinOperations.insert", stored.operation.id, {
           platformId: stored.platformId,
           record: stored.operation
+        }),
+      updateOperation: (stored, expectedStatus) =>
+        state.write((): readonly [boolean, () => void] => {
+          const current = operations.get(stored.operation.id)
+          if (
+            current === undefined ||
+            current.platformId !== stored.platformId ||
+            current.record.status !== expectedStatus
+          ) {
+            return [false, () => {}]
+          }
+          return [
+            true,
+            setEntry(operations, stored.operation.id, { platformId: stored.platformId, record: stored.operation })
+          ]
         }),
       findOperation: (platformId, id) => Effect.sync(() => own(operations, platformId, id)),
       listOperations: (platformId, stablecoinId, page) =>

@@ -127,6 +127,15 @@ export const make: Effect.Effect<
           created_at: encoded.createdAt
         })}`
       }).pipe(Effect.mapError(fail("stablecoinOperations.insert"))),
+    updateOperation: (stored, expectedStatus) =>
+      Effect.gen(function* () {
+        const encoded = yield* encodeOperation(stored.operation)
+        const rows = yield* sql`UPDATE stablecoin_operations
+            SET status = ${stored.operation.status}, record = ${yield* jsonText(encoded)}::jsonb
+            WHERE platform_id = ${stored.platformId} AND id = ${stored.operation.id} AND status = ${expectedStatus}
+            RETURNING id`
+        return rows.length === 1
+      }).pipe(Effect.mapError(fail("stablecoinOperations.update"))),
     findOperation: (platformId, id) =>
       Effect.gen(function* () {
         const rows =

@@ -149,6 +149,40 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("moves an operation on only from the status it read; one of 20 racers wins", () =>
+    Effect.gen(function* () {
+      const repo = yield* StablecoinRepo.StablecoinRepo
+      const mine = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const stablecoin = coin(link(mine.id).account.id)
+      const pending = new StablecoinOperation.StablecoinOperation({
+        ...operation(stablecoin, 9, true),
+        status: "PENDING",
+        providerStatus: "pending"
+      })
+      yield* repo.insertOperation({ platformId: mine.id, operation: pending })
+      const completed = new StablecoinOperation.StablecoinOperation({
+        ...pending,
+        status: "COMPLETED",
+        providerStatus: "complete",
+        updatedAt: at(10)
+      })
+      expect(yield* repo.updateOperation({ platformId: other.id, operation: completed }, "PENDING")).toBe(false)
+      expect(yield* repo.updateOperation({ platformId: mine.id, operation: completed }, "CREATED")).toBe(false)
+      const wins = yield* Effect.all(
+        Array.from({ length: 20 }, () =>
+          repo.updateOperation({ platformId: mine.id, operation: completed }, "PENDING")
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect(wins.filter((won) => won)).toHaveLength(1)
+      expect(yield* repo.findOperation(mine.id, pending.id)).toEqual(Option.some(completed))
+      expect((yield* repo.listOperations(mine.id, stablecoin.id, { limit: 10, after: Option.none() })).data).toEqual([
+        completed
+      ])
+    })
+  )
+
   it.effect("lists each kind newest first by every filter, in keyset pages across equal creation times", () =>
     Effect.gen(function* () {
       const repo = yield* StablecoinRepo.StablecoinRepo
