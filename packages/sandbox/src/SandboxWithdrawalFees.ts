@@ -20,7 +20,7 @@ export const tariffs: { readonly [N in WithdrawalFeeRequest.CryptoNetwork]: Tari
   ETHEREUM: { asset: "ETH", networkFee: 300_000_000_000_000, usdCents: 100, sats: 0 },
   BASE: { asset: "ETH", networkFee: 2_000_000_000_000, usdCents: 1, sats: 0 },
   ARBITRUM: { asset: "ETH", networkFee: 5_000_000_000_000, usdCents: 2, sats: 0 },
-  POLYGON: { asset: "POL", networkFee: 10_000_000_000_000_000, usdCents: 1, sats: 0 },
+  POLYGON: { asset: "POL", networkFee: 5_000_000_000_000_000, usdCents: 1, sats: 0 },
   SOLANA: { asset: "SOL", networkFee: 5_000, usdCents: 1, sats: 0 },
   TRON: { asset: "TRX", networkFee: 1_000_000, usdCents: 25, sats: 0 },
   PLASMA: { asset: "XPL", networkFee: 0, usdCents: 0, sats: 0 },

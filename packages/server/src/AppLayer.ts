@@ -5,6 +5,7 @@ import {
   CredentialCache,
   DocumentLimits,
   Domain,
+  EndUserTerms,
   Errors,
   Ids,
   KycLinks,
@@ -86,6 +87,7 @@ export const make = (
     ),
     // The hosted verification page's links start with the URL clients reach this server at.
     Layer.provide(Layer.succeed(KycLinks.PublicBaseUrl, baseUrl(settings))),
+    Layer.provide(Layer.succeed(EndUserTerms.Current, settings.endUserTerms)),
     Layer.provide(Layer.succeed(CredentialCache.TimeToLive, Duration.seconds(settings.credentialCacheSeconds))),
     Layer.provide(
       Layer.succeed(AuthenticationLimits.AuthenticationLimits, AuthenticationLimits.make(settings.rateLimits))

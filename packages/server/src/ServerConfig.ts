@@ -1,6 +1,6 @@
 import { Config, ConfigError, Either, LogLevel, Option, type Redacted } from "effect"
 import { SourceAddress } from "@payrail/http"
-import { DocumentLimits } from "@payrail/core"
+import { DocumentLimits, EndUserTerms } from "@payrail/core"
 
 /** Where the server keeps its data. */
 export type StorageKind = "postgres" | "pglite" | "memory"
@@ -16,6 +16,8 @@ export interface ServerConfig {
   readonly dataDir: string
   readonly bootstrap: boolean
   readonly publicUrl: Option.Option<string>
+  /** The End User Terms `GET /customers/end-user-terms` answers (`PAYRAIL_END_USER_TERMS_VERSION`, `_URL`). */
+  readonly endUserTerms: EndUserTerms.EndUserTermsView
   readonly logLevel: LogLevel.LogLevel
   readonly logFormat: "pretty" | "logfmt" | "json"
   readonly shutdownTimeoutSeconds: number
@@ -148,6 +150,16 @@ export const config: Config.Config<ServerConfig> = Config.all({
   publicUrl: Config.option(
     Config.url("PAYRAIL_PUBLIC_URL").pipe(Config.map((url) => url.toString().replace(/\/$/, "")))
   ),
+  endUserTerms: Config.all({
+    version: Config.string("PAYRAIL_END_USER_TERMS_VERSION").pipe(
+      Config.validate({ message: "must be 1 to 64 characters", validation: (v) => v.length >= 1 && v.length <= 64 }),
+      Config.withDefault(EndUserTerms.defaultTerms.version)
+    ),
+    url: Config.url("PAYRAIL_END_USER_TERMS_URL").pipe(
+      Config.map((url) => url.toString()),
+      Config.withDefault(EndUserTerms.defaultTerms.url)
+    )
+  }),
   logLevel: logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   logFormat: Config.literal("pretty", "logfmt", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
   tracing: Config.boolean("PAYRAIL_TRACING").pipe(Config.withDefault(false)),

@@ -50,6 +50,22 @@ describe("ServerConfig", () => {
     })
   )
 
+  it.effect("reads the End User Terms' version and address, V1 at the project's address by default", () =>
+    Effect.gen(function* () {
+      expect((yield* read({})).endUserTerms).toEqual({
+        version: "V1",
+        url: "https://payrail.dev/legal/end-user-terms/V1"
+      })
+      const set = yield* read({
+        PAYRAIL_END_USER_TERMS_VERSION: "2025-10-13",
+        PAYRAIL_END_USER_TERMS_URL: "https://example.com/terms"
+      })
+      expect(set.endUserTerms).toEqual({ version: "2025-10-13", url: "https://example.com/terms" })
+      expect(yield* Effect.flip(read({ PAYRAIL_END_USER_TERMS_URL: "not a url" }))).toBeDefined()
+      expect(yield* Effect.flip(read({ PAYRAIL_END_USER_TERMS_VERSION: "" }))).toBeDefined()
+    })
+  )
+
   it.effect("reads the PostgreSQL pool size and the credential cache's lifetime, within their bounds", () =>
     Effect.gen(function* () {
       expect(yield* read({})).toMatchObject({ databasePoolSize: 10, credentialCacheSeconds: 5 })

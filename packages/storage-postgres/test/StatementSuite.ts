@@ -32,7 +32,8 @@ import {
   UnitOfWork,
   WalletSecretRepo,
   BeneficialOwnerRepo,
-  DocumentRepo
+  DocumentRepo,
+  InvitationRepo
 } from "@payrail/core"
 import {
   AccountFixtures,
@@ -42,7 +43,8 @@ import {
   LedgerFixtures,
   PaymentFixtures,
   VerificationFixtures,
-  WalletFixtures
+  WalletFixtures,
+  InvitationRepoSuite
 } from "@payrail/storage-testkit"
 import { Effect, type Layer, Option } from "effect"
 import * as Statements from "./fixtures/Statements.js"
@@ -510,6 +512,29 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "cardReveals.insert": 1,
             "cardReveals.find": 1,
             "cardReveals.consume": 1
+          })
+        })
+      )
+
+      it.effect("runs each invitation operation in one statement", () =>
+        Effect.gen(function* () {
+          const { count, counts } = counter()
+          const platform = yield* Fixtures.insertPlatform
+          const invitations = yield* InvitationRepo.InvitationRepo
+          const invitation = InvitationRepoSuite.invitation(platform.id)
+          yield* count("invitations.insert", invitations.insert(invitation))
+          yield* count("invitations.findByCode", invitations.findByCode(invitation.code))
+          const claim = { code: invitation.code, inviteeUma: "$bob@b.example.com", claimedByPlatformId: platform.id }
+          yield* count("invitations.claim", invitations.claim({ ...claim, at: Fixtures.at(1) }))
+          yield* count(
+            "invitations.cancel",
+            invitations.cancel({ ...claim, platformId: platform.id, at: Fixtures.at(2) })
+          )
+          expect(counts).toEqual({
+            "invitations.insert": 1,
+            "invitations.findByCode": 1,
+            "invitations.claim": 1,
+            "invitations.cancel": 1
           })
         })
       )

@@ -11,7 +11,10 @@ export const EndUserTermsView = Schema.Struct({
 }).annotations({ identifier: "EndUserTerms" })
 export type EndUserTermsView = typeof EndUserTermsView.Type
 
-/** The current terms of this deployment. */
+/** The terms a deployment answers until its operator sets its own. */
+export const defaultTerms: EndUserTermsView = { version: "V1", url: "https://payrail.dev/legal/end-user-terms/V1" }
+
+/** The current terms of this deployment (the reference server reads them from `PAYRAIL_END_USER_TERMS_*`). */
 export class Current extends Context.Reference<Current>()("@payrail/core/EndUserTerms/Current", {
-  defaultValue: (): EndUserTermsView => ({ version: "V1", url: "https://payrail.dev/legal/end-user-terms/V1" })
+  defaultValue: (): EndUserTermsView => defaultTerms
 }) {}

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { EndUserTerms } from "../customers/index.js"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import { type Platform, PlatformRepo } from "../platforms/index.js"
 import * as ReceivingInstitutions from "./ReceivingInstitutions.js"
@@ -7,7 +8,7 @@ import * as Vasps from "./Vasps.js"
 
 /**
  * The directories a platform looks things up in (docs/discoveries.md): receiving institutions per corridor, UMA
- * providers, VASPs. The default layer serves the data sets the package ships; an embedder may provide its own.
+ * providers, VASPs, and the current End User Terms. The default layer serves the data sets the package ships; an embedder may provide its own.
  */
 export class Lookups extends Context.Tag("@payrail/core/Lookups")<
   Lookups,
@@ -23,6 +24,8 @@ export class Lookups extends Context.Tag("@payrail/core/Lookups")<
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<UmaProviders.UmaProvider>, StoreFailure.StoreFailure>
     readonly vasps: (search: string | undefined, page: Page.PageRequest) => Effect.Effect<Page.Page<Vasps.Vasp>>
+    /** The current End User Terms (`EndUserTerms.Current`, read when the layer is built). */
+    readonly endUserTerms: Effect.Effect<EndUserTerms.EndUserTermsView>
   }
 >() {}
 
@@ -30,12 +33,15 @@ export const layer = Layer.effect(
   Lookups,
   Effect.gen(function* () {
     const platforms = yield* PlatformRepo.PlatformRepo
+    // Read once, where the layer is built, as the hosted verification links read their base URL.
+    const terms = yield* EndUserTerms.Current
     return Lookups.of({
       discoveries: (filter) => Effect.sync(() => ReceivingInstitutions.find(filter)),
       umaProviders: Effect.fn("Lookups.umaProviders")(function* (caller, filter, page) {
         return UmaProviders.page(caller, yield* platforms.list, filter, page)
       }),
-      vasps: (search, page) => Effect.sync(() => Vasps.page(search, page))
+      vasps: (search, page) => Effect.sync(() => Vasps.page(search, page)),
+      endUserTerms: Effect.succeed(terms)
     })
   })
 )

@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, type Layer } from "effect"
-import { Caller, EndUserTerms, Lookups, WithdrawalFees } from "@payrail/core"
+import { Caller, Lookups, WithdrawalFees } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
@@ -37,6 +37,6 @@ export const layer: Layer.Layer<
       .handle("estimateWithdrawalFee", ({ payload }) =>
         Effect.flatMap(Caller.require("VIEW"), (caller) => fees.estimate(caller.platform, payload))
       )
-      .handle("endUserTerms", () => Effect.zipRight(Caller.require("VIEW"), EndUserTerms.Current))
+      .handle("endUserTerms", () => Effect.zipRight(Caller.require("VIEW"), lookups.endUserTerms))
   })
 )
