@@ -21,6 +21,7 @@ import { WalletAuthApi } from "./wallets/index.js"
 import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 import { IncomingApprovalsApi } from "./payments/index.js"
+import { DelegatedKeysApi } from "./wallets/index.js"
 
 const { wire } = ErrorBody
 
@@ -92,6 +93,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
   .add(IncomingApprovalsApi.IncomingApprovalsApi)
+  .add(DelegatedKeysApi.DelegatedKeysApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -21,6 +21,7 @@ import {
 } from "./payments/index.js"
 import { ApiTokens, Authentication, Platforms, PlatformSettings } from "./platforms/index.js"
 import { BeneficialOwners, ContactVerifications, Documents, KycLinks, Verifications } from "./verification/index.js"
+import { DelegatedKeys } from "./wallets/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -82,6 +83,7 @@ export type Services =
   | CardTransactions.CardTransactions
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
+  | DelegatedKeys.DelegatedKeys
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -151,6 +153,7 @@ export const layer = Layer.mergeAll(
   Cards.layer,
   CardTransactions.layer,
   TransactionCancels.layer,
+  DelegatedKeys.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   )

@@ -19,6 +19,7 @@ import type {
 import type { AgentActionRepo, AgentRepo, AgentUsageRepo } from "./agents/index.js"
 import type { CardRepo, CardReveal, CardTransactionRepo } from "./cards/index.js"
 import type { IncomingDecisionRepo } from "./payments/index.js"
+import type { DelegatedKeyRepo } from "./wallets/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -57,3 +58,4 @@ export type Services =
   | CardTransactionRepo.CardTransactionRepo
   | CardReveal.CardRevealRepo
   | IncomingDecisionRepo.IncomingDecisionRepo
+  | DelegatedKeyRepo.DelegatedKeyRepo

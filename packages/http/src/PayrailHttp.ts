@@ -51,6 +51,8 @@ import {
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
 import { IncomingApprovalsHandlers } from "./payments/index.js"
+import type { DelegatedKeys } from "@payrail/core"
+import { DelegatedKeysHandlers } from "./wallets/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -120,6 +122,7 @@ export type Services =
   | CardTransactions.CardTransactions
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
+  | DelegatedKeys.DelegatedKeys
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -180,6 +183,7 @@ export const layer = Layer.mergeAll(
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
       IncomingApprovalsHandlers.layer,
+      DelegatedKeysHandlers.layer,
       SystemHandlers.layer
     )
   ),

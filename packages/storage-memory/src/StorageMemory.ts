@@ -36,6 +36,7 @@ import * as MemoryCardRepo from "./cards/MemoryCardRepo.js"
 import * as MemoryCardRevealRepo from "./cards/MemoryCardRevealRepo.js"
 import * as MemoryCardTransactionRepo from "./cards/MemoryCardTransactionRepo.js"
 import * as MemoryIncomingDecisionRepo from "./payments/MemoryIncomingDecisionRepo.js"
+import * as MemoryDelegatedKeyRepo from "./wallets/MemoryDelegatedKeyRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -78,5 +79,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryCardRepo.layer,
   MemoryCardTransactionRepo.layer,
   MemoryCardRevealRepo.layer,
-  MemoryIncomingDecisionRepo.layer
+  MemoryIncomingDecisionRepo.layer,
+  MemoryDelegatedKeyRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

@@ -40,6 +40,7 @@ import * as PgCardRepo from "./cards/PgCardRepo.js"
 import * as PgCardRevealRepo from "./cards/PgCardRevealRepo.js"
 import * as PgCardTransactionRepo from "./cards/PgCardTransactionRepo.js"
 import * as PgIncomingDecisionRepo from "./payments/PgIncomingDecisionRepo.js"
+import * as PgDelegatedKeyRepo from "./wallets/PgDelegatedKeyRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -81,7 +82,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgCardRepo.layer,
   PgCardTransactionRepo.layer,
   PgCardRevealRepo.layer,
-  PgIncomingDecisionRepo.layer
+  PgIncomingDecisionRepo.layer,
+  PgDelegatedKeyRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**
