@@ -144,6 +144,8 @@ const defaultPayload =
 
 const decodeRequestId = Schema.decodeUnknownOption(SignedRequestId)
 
+const isScope = Schema.is(DelegatedKey.DelegatedKeyScope)
+
 export const layer = Layer.effect(
   SignedRetry,
   Effect.gen(function* () {
@@ -222,8 +224,9 @@ export const layer = Layer.effect(
     ) {
       const now = yield* DateTime.now
       const active = yield* sessions.listActive(platformId, accountId, now)
+      // Only an operation a delegated key can be scoped to costs the extra read.
       const delegated =
-        operation === undefined
+        operation === undefined || !isScope(operation)
           ? []
           : (yield* delegatedKeys.listSigners(platformId, accountId)).filter((key) =>
               DelegatedKey.signs(key, operation, now)
