@@ -25,6 +25,7 @@ import { WalletAuthApi } from "./wallets/index.js"
 import { DocumentsApi } from "./verification/index.js"
 import { withoutDecodeError } from "./internal/openApiCleanup.js"
 import { IncomingApprovalsApi } from "./payments/index.js"
+import { DelegatedKeysApi } from "./wallets/index.js"
 
 const { wire } = ErrorBody
 
@@ -100,6 +101,7 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(StablecoinsApi.StablecoinsApi)
   .add(IncomingApprovalsApi.IncomingApprovalsApi)
   .add(BulkImportsApi.BulkImportsApi)
+  .add(DelegatedKeysApi.DelegatedKeysApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

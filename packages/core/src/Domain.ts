@@ -34,6 +34,7 @@ import {
   ScaProofs
 } from "./sca/index.js"
 import { BeneficialOwners, ContactVerifications, Documents, KycLinks, Verifications } from "./verification/index.js"
+import { DelegatedKeys } from "./wallets/index.js"
 import {
   CustomerEmailSync,
   Credentials,
@@ -107,6 +108,7 @@ export type Services =
   | TransactionCancels.TransactionCancels
   | BulkImports.BulkImports
   | StablecoinJobs.StablecoinJobs
+  | DelegatedKeys.DelegatedKeys
 
 /**
  * The ports the wallet use cases need beyond storage: the crypto ports (`WalletAuth.layer` of
@@ -197,6 +199,7 @@ export const layer = Layer.mergeAll(
   Stablecoins.layer,
   TransactionCancels.layer,
   StablecoinJobs.layer,
+  DelegatedKeys.layer,
   Layer.mergeAll(walletLayer, KycLinks.layer, ContactVerifications.layer, Agents.layer).pipe(
     Layer.provideMerge(Customers.layer)
   ),

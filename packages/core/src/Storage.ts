@@ -23,6 +23,7 @@ import type { InvitationRepo } from "./invitations/index.js"
 import type { ScaRepo } from "./sca/index.js"
 import type { StablecoinRepo } from "./stablecoins/index.js"
 import type { IncomingDecisionRepo } from "./payments/index.js"
+import type { DelegatedKeyRepo } from "./wallets/index.js"
 
 /** Every storage tag. A storage adapter provides all of them from one layer, sharing one store. */
 export type Services =
@@ -65,3 +66,4 @@ export type Services =
   | StablecoinRepo.StablecoinRepo
   | IncomingDecisionRepo.IncomingDecisionRepo
   | BulkImportRepo.BulkImportRepo
+  | DelegatedKeyRepo.DelegatedKeyRepo

@@ -56,6 +56,8 @@ import {
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
 import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
 import { IncomingApprovalsHandlers } from "./payments/index.js"
+import type { DelegatedKeys } from "@payrail/core"
+import { DelegatedKeysHandlers } from "./wallets/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
 import { LookupsHandlers } from "./lookups/index.js"
@@ -134,6 +136,7 @@ export type Services =
   | IncomingApprovals.IncomingApprovals
   | TransactionCancels.TransactionCancels
   | BulkImports.BulkImports
+  | DelegatedKeys.DelegatedKeys
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -198,6 +201,7 @@ export const layer = Layer.mergeAll(
       StablecoinsHandlers.layer,
       IncomingApprovalsHandlers.layer,
       BulkImportsHandlers.layer,
+      DelegatedKeysHandlers.layer,
       SystemHandlers.layer
     )
   ),

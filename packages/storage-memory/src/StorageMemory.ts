@@ -40,6 +40,7 @@ import * as MemoryScaRepo from "./sca/MemoryScaRepo.js"
 import * as MemoryStablecoinRepo from "./stablecoins/MemoryStablecoinRepo.js"
 import * as MemoryIncomingDecisionRepo from "./payments/MemoryIncomingDecisionRepo.js"
 import * as MemoryBulkImportRepo from "./customers/MemoryBulkImportRepo.js"
+import * as MemoryDelegatedKeyRepo from "./wallets/MemoryDelegatedKeyRepo.js"
 
 /**
  * Every storage port in memory, sharing one state: for tests and throwaway demos. Each build of the layer is a
@@ -86,5 +87,6 @@ export const layer: Layer.Layer<Storage.Services> = Layer.mergeAll(
   MemoryScaRepo.layer,
   MemoryStablecoinRepo.layer,
   MemoryIncomingDecisionRepo.layer,
-  MemoryBulkImportRepo.layer
+  MemoryBulkImportRepo.layer,
+  MemoryDelegatedKeyRepo.layer
 ).pipe(Layer.provide(Layer.merge(MemoryState.layer, MemoryCredentialChanges.versionLayer)))

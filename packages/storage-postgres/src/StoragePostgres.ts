@@ -44,6 +44,7 @@ import * as PgScaRepo from "./sca/PgScaRepo.js"
 import * as PgStablecoinRepo from "./stablecoins/PgStablecoinRepo.js"
 import * as PgIncomingDecisionRepo from "./payments/PgIncomingDecisionRepo.js"
 import * as PgBulkImportRepo from "./customers/PgBulkImportRepo.js"
+import * as PgDelegatedKeyRepo from "./wallets/PgDelegatedKeyRepo.js"
 
 const openFailed = Errors.StoreFailure.wrap("opening and migrating the database")
 
@@ -89,7 +90,8 @@ const repositories: Layer.Layer<Repositories, Errors.StoreFailure, SqlClient.Sql
   PgScaRepo.layer,
   PgStablecoinRepo.layer,
   PgIncomingDecisionRepo.layer,
-  PgBulkImportRepo.layer
+  PgBulkImportRepo.layer,
+  PgDelegatedKeyRepo.layer
 ).pipe(Layer.provide(Migrations.layer), Layer.mapError(openFailed))
 
 /**

@@ -37,6 +37,7 @@ import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
 import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 import * as IncomingDecisionSuite from "./payments/IncomingDecisionSuite.js"
+import * as DelegatedKeySuite from "./wallets/DelegatedKeySuite.js"
 
 /**
  * Registers every conformance suite against one adapter's storage layer. An adapter's test file calls only this;
@@ -80,7 +81,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       invitations: InvitationRepoSuite,
       stablecoins: StablecoinRepoSuite,
       "incoming decisions": IncomingDecisionSuite,
-      "bulk imports": BulkImportSuite
+      "bulk imports": BulkImportSuite,
+      "delegated keys": DelegatedKeySuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

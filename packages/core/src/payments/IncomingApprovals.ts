@@ -1,4 +1,4 @@
-import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { type Job, JobErrors, JobHandler, WebhookDispatch } from "../events/index.js"
 import { Ids, JsonObject, Outbox, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { Ledger } from "../ledger/index.js"
@@ -222,7 +222,7 @@ export const layer = Layer.effect(
         Effect.catchTag("WebhookDeliveryError", () => Effect.succeed(Option.none()))
       )
       const outcome = Option.flatMap(
-        Option.filter(reply, (answer) => answer.latencyMillis <= 5_000),
+        Option.filter(reply, (answer) => answer.latencyMillis <= Duration.toMillis(IncomingDecision.replyWindow)),
         (answer) => outcomeOf(answer.responseStatus, answer.responseBody)
       )
       if (Option.isNone(outcome)) return transaction

@@ -19,8 +19,9 @@ type ExecuteError = Effect.Effect.Error<ReturnType<QuotesService["execute"]>>
  * allow: as a signed retry (the first call answers a 202 challenge whose `payloadToSign` is the quote's; the retry
  * carries the stamp and its `Request-Id`, consumed in the execution's unit of work; a quote that can no longer execute
  * is refused on the first call, with no challenge), or directly (the stamp alone,
- * as the reference's clients send it: the quote's own compare-and-set makes the execution single use). Other
- * quotes ignore the wallet headers.
+ * as the reference's clients send it: the quote's own compare-and-set makes the execution single use). Either way a
+ * delegated key of the wallet in scope (`EXECUTE_QUOTE`) may sign in place of a session. Other quotes ignore the
+ * wallet headers.
  */
 export class WalletExecutions extends Context.Tag("@payrail/core/WalletExecutions")<
   WalletExecutions,
@@ -75,7 +76,15 @@ export const layer = Layer.effect(
       }
       // The stamp alone, over the quote's own payload, by an active session of the paying wallet.
       if (Option.isNone(headers.signature)) return yield* WalletErrors.WalletSignatureMissing.of()
-      yield* retry.verifyBySession(platform.id, accountId, headers.signature.value, wallet.value.payloadToSign)
+      // A delegated key of the wallet that may execute quotes signs in place of a session.
+      yield* retry.verifyBySession(
+        platform.id,
+        accountId,
+        headers.signature.value,
+        wallet.value.payloadToSign,
+        undefined,
+        "EXECUTE_QUOTE"
+      )
       return WalletStep.Done({ value: yield* quotes.execute(platform, id, { walletSigned: true }) })
     })
 

@@ -19,7 +19,8 @@ export const Operation = Schema.Literal(
   "EXPORT_WALLET",
   "UPDATE_WALLET",
   "UPDATE_CUSTOMER_EMAIL",
-  "EXECUTE_QUOTE"
+  "EXECUTE_QUOTE",
+  "CREATE_DELEGATED_KEY"
 )
 export type Operation = typeof Operation.Type
 

@@ -4,6 +4,8 @@ import { Ids, ResourceId, Sha256, type StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { AuthSession } from "./AuthSession.js"
 import { AuthSessionRepo } from "./AuthSessionRepo.js"
+import * as DelegatedKey from "./DelegatedKey.js"
+import { DelegatedKeyRepo } from "./DelegatedKeyRepo.js"
 import { isOpen, lifetimeSeconds, type Operation, SignedRequest, SignedRequestId } from "./SignedRequest.js"
 import { SignedRequestRepo } from "./SignedRequestRepo.js"
 import {
@@ -103,15 +105,18 @@ export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
       requestId: Option.Option<string>
     ) => Effect.Effect<SignedRequest, RequestIdMissing | RequestIdReused | WalletAuthFailed | StoreFailure.StoreFailure>
     /**
-     * Checks a stamp over `payloadToSign` by an active session of the wallet (among those `allowSession` keeps), and
-     * answers the signing session's key: `WALLET_SIGNATURE_INVALID` (`session_key`) when no session may sign.
+     * Checks a stamp over `payloadToSign` by an active session of the wallet (among those `allowSession` keeps), or,
+     * when `operation` is given, by a delegated key of the wallet that may sign it (`ACTIVE`, unexpired, in scope:
+     * `DelegatedKey.signs`, read at each call, so a revocation applies at once), and answers the signer's key:
+     * `WALLET_SIGNATURE_INVALID` (`session_key`) when no session or key may sign.
      */
     readonly verifyBySession: (
       platformId: Platform.PlatformId,
       accountId: InternalAccount.InternalAccountId,
       stamp: string,
       payloadToSign: string,
-      allowSession?: (session: AuthSession) => boolean
+      allowSession?: (session: AuthSession) => boolean,
+      operation?: Operation
     ) => Effect.Effect<string, WalletSignatureMalformed | WalletSignatureInvalid | StoreFailure.StoreFailure>
     /** Uses the request up: fails with `RequestIdReused` when another retry consumed it first. */
     readonly consume: (
@@ -139,11 +144,14 @@ const defaultPayload =
 
 const decodeRequestId = Schema.decodeUnknownOption(SignedRequestId)
 
+const isScope = Schema.is(DelegatedKey.DelegatedKeyScope)
+
 export const layer = Layer.effect(
   SignedRetry,
   Effect.gen(function* () {
     const requests = yield* SignedRequestRepo
     const sessions = yield* AuthSessionRepo
+    const delegatedKeys = yield* DelegatedKeyRepo
     const signatures = yield* WalletSignatures
     const ids = yield* Ids.Ids
 
@@ -211,10 +219,22 @@ export const layer = Layer.effect(
       accountId: InternalAccount.InternalAccountId,
       stamp: string,
       payloadToSign: string,
-      allowSession: (session: AuthSession) => boolean = () => true
+      allowSession: (session: AuthSession) => boolean = () => true,
+      operation?: Operation
     ) {
-      const active = yield* sessions.listActive(platformId, accountId, yield* DateTime.now)
-      const allowed = active.filter(allowSession).map((session) => session.publicKey)
+      const now = yield* DateTime.now
+      const active = yield* sessions.listActive(platformId, accountId, now)
+      // Only an operation a delegated key can be scoped to costs the extra read.
+      const delegated =
+        operation === undefined || !isScope(operation)
+          ? []
+          : (yield* delegatedKeys.listSigners(platformId, accountId)).filter((key) =>
+              DelegatedKey.signs(key, operation, now)
+            )
+      const allowed = [
+        ...active.filter(allowSession).map((session) => session.publicKey),
+        ...delegated.map((key) => key.publicKey)
+      ]
       if (allowed.length === 0) {
         return yield* WalletSignatureInvalid.of(
           "session_key",
@@ -243,7 +263,8 @@ export const layer = Layer.effect(
               action.accountId,
               headers.signature.value,
               request.payloadToSign,
-              allowSession
+              allowSession,
+              action.operation
             )
           : (yield* signatures.verify({
               stamp: headers.signature.value,

@@ -78,6 +78,7 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
   agentApprovals: { list: "VIEW", approve: "TRANSACT", reject: "TRANSACT", approveTransaction: "TRANSACT" },
   cards: { create: "MANAGE", list: "VIEW", get: "VIEW", update: "MANAGE", reveal: "MANAGE" },
   incomingApprovals: { reject: "TRANSACT", cancel: "TRANSACT" },
+  delegatedKeys: { create: "MANAGE", list: "VIEW", get: "VIEW", revoke: "MANAGE" },
   sandboxCards: {
     authorization: "TRANSACT",
     clearing: "TRANSACT",

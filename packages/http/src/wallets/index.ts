@@ -1,1 +1,2 @@
 export * as WalletAuthHandlers from "./WalletAuthHandlers.js"
+export * as DelegatedKeysHandlers from "./DelegatedKeysHandlers.js"
