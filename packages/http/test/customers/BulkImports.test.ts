@@ -209,6 +209,16 @@ describeOverHttp(
       expect(big.body.code).toBe("PAYLOAD_TOO_LARGE")
       const empty = await api.request(`${base}/customers/bulk/csv`, { method: "POST", body: new FormData() })
       expect(empty.status).toBe(400)
+      const keyed = await api.request(`${base}/customers/bulk/csv`, {
+        method: "POST",
+        body: formOf(csv(individual(unique()))),
+        headers: { "idempotency-key": `bulk-${unique()}` }
+      })
+      expect(keyed.status).toBe(400)
+      expect(await keyed.json()).toMatchObject({
+        code: "INVALID_INPUT",
+        details: { errors: [{ field: "idempotency-key" }] }
+      })
     })
 
     it("answers 404 for an unknown job or one of another platform, 400 for a malformed id, 403 without MANAGE", async () => {
