@@ -45,7 +45,8 @@ const jobsOf = (api: Harness) => {
     const claimed = await api.run(
       Effect.gen(function* () {
         const jobs = yield* Jobs.Jobs
-        const now = DateTime.addDuration(DateTime.unsafeNow(), options.after ?? Duration.zero)
+        // A batch's successor is due `BulkImports.batchPause` after it.
+        const now = DateTime.addDuration(DateTime.unsafeNow(), options.after ?? Duration.seconds(1))
         const all = yield* jobs.claim({ limit: 1_000, now, lease: Duration.minutes(1) })
         const mine = all.filter((job) => job.job.kind === BulkImports.kind && job.job.payload["bulkImportId"] === jobId)
         for (const other of all) if (!mine.includes(other)) yield* jobs.release(other)
