@@ -4,6 +4,7 @@ import {
   AuthenticationLimits,
   CredentialCache,
   DocumentLimits,
+  BulkImportLimits,
   Domain,
   EndUserTerms,
   Errors,
@@ -71,7 +72,11 @@ export const make = (
   settings: ServerConfig,
   owner = "payrail"
 ): Layer.Layer<
-  Domain.Services | Storage.Services | WalletAuth.SignerPublicKey | DocumentLimits.DocumentLimits,
+  | Domain.Services
+  | Storage.Services
+  | WalletAuth.SignerPublicKey
+  | DocumentLimits.DocumentLimits
+  | BulkImportLimits.BulkImportLimits,
   Errors.StoreFailure
 > =>
   Domain.layer.pipe(
@@ -94,5 +99,12 @@ export const make = (
     ),
     Layer.tapErrorCause((cause) => Effect.logDebug("could not open storage", cause)),
     // The document limit, for the use cases and for the HTTP layer's body bound of uploads.
-    Layer.merge(Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: settings.documentMaxBytes }))
+    Layer.merge(Layer.succeed(DocumentLimits.DocumentLimits, { maxFileBytes: settings.documentMaxBytes })),
+    // The bulk import limit, for the use case and for the HTTP layer's body bound of `POST /customers/bulk/csv`.
+    Layer.merge(
+      Layer.succeed(BulkImportLimits.BulkImportLimits, {
+        maxFileBytes: settings.bulkImportMaxBytes,
+        batchRows: BulkImportLimits.defaultBatchRows
+      })
+    )
   )

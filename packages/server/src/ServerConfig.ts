@@ -1,6 +1,6 @@
 import { Config, ConfigError, Either, LogLevel, Option, type Redacted } from "effect"
 import { SourceAddress } from "@payrail/http"
-import { DocumentLimits, EndUserTerms } from "@payrail/core"
+import { BulkImportLimits, DocumentLimits, EndUserTerms } from "@payrail/core"
 
 /** Where the server keeps its data. */
 export type StorageKind = "postgres" | "pglite" | "memory"
@@ -43,6 +43,8 @@ export interface ServerConfig {
   readonly webhookSecretOverlapSeconds: number
   /** The largest document file accepted, in bytes (`PAYRAIL_DOCUMENT_MAX_BYTES`, default 10 MiB). */
   readonly documentMaxBytes: number
+  /** The largest bulk customer import file, in bytes (`PAYRAIL_BULK_IMPORT_MAX_BYTES`, default 64 MiB). */
+  readonly bulkImportMaxBytes: number
 }
 
 /** The rate-limit figures (`PAYRAIL_AUTH_FAILURES_*`, `PAYRAIL_TOKEN_REQUEST*`). */
@@ -191,6 +193,13 @@ export const config: Config.Config<ServerConfig> = Config.all({
       validation: (value) => value >= 1 && value <= 1024 * 1024 * 1024
     }),
     Config.withDefault(DocumentLimits.defaultMaxFileBytes)
+  ),
+  bulkImportMaxBytes: Config.integer("PAYRAIL_BULK_IMPORT_MAX_BYTES").pipe(
+    Config.validate({
+      message: "must be between 1 and 1073741824",
+      validation: (value) => value >= 1 && value <= 1024 * 1024 * 1024
+    }),
+    Config.withDefault(BulkImportLimits.defaultMaxFileBytes)
   )
 }).pipe(
   Config.validate({

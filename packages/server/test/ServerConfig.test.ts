@@ -110,4 +110,12 @@ describe("ServerConfig", () => {
       expect(yield* Effect.flip(read({ PAYRAIL_DOCUMENT_MAX_BYTES: "1073741825" }))).toBeDefined()
     })
   )
+
+  it.effect("reads the bulk import size limit, 64 MiB unless set, from 1 byte to 1 GiB", () =>
+    Effect.gen(function* () {
+      expect(yield* read({})).toMatchObject({ bulkImportMaxBytes: 64 * 1024 * 1024 })
+      expect(yield* read({ PAYRAIL_BULK_IMPORT_MAX_BYTES: "4096" })).toMatchObject({ bulkImportMaxBytes: 4096 })
+      expect(yield* Effect.flip(read({ PAYRAIL_BULK_IMPORT_MAX_BYTES: "0" }))).toBeDefined()
+    })
+  )
 })

@@ -4,7 +4,7 @@ import { Context } from "effect"
 export const defaultMaxFileBytes = 64 * 1024 * 1024
 
 /** The default number of rows stored together and imported in one unit of work. */
-export const defaultBatchRows = 500
+export const defaultBatchRows = 200
 
 /**
  * How large a bulk import file may be, and how many rows make a batch. A reference with defaults, so embedders need

@@ -1,4 +1,4 @@
-import { Context, DateTime, Effect, Either, Layer, Option, Schema, Stream } from "effect"
+import { Context, DateTime, Duration, Effect, Either, Layer, Option, Schema, Stream } from "effect"
 import { DomainEvent, Ids, InvalidInput, Outbox, ResourceId, StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { Jobs } from "../events/index.js"
 import { type Platform, PlatformRepo } from "../platforms/index.js"
@@ -28,6 +28,12 @@ export interface ErrorsPage {
   readonly cursor?: string | undefined
   readonly limit?: number | undefined
 }
+
+/**
+ * How long after a batch the next one is due. On stores whose units of work run one at a time (PGlite, memory), the
+ * pause is when other requests' units of work get their turn, so a long import does not starve them.
+ */
+export const batchPause = Duration.millis(50)
 
 /** The default and largest number of failed rows one `get` shows. */
 export const defaultErrorsLimit = 100
@@ -278,7 +284,7 @@ export const layer = Layer.effect(
               now,
               ...(last ? { completedAt: now } : {})
             })
-            if (!last) return yield* enqueue(platformId, id, index + 1, now)
+            if (!last) return yield* enqueue(platformId, id, index + 1, DateTime.addDuration(now, batchPause))
             const finished = yield* repo.find(platformId, id)
             if (Option.isNone(finished)) return
             const shown = yield* Effect.orDie(view(finished.value, {}))

@@ -55,6 +55,17 @@ const keyOf = (request: HttpServerRequest.HttpServerRequest) =>
     onRight: (headers) => Effect.succeed(headers[IdempotencyHeader.headerName])
   })
 
+/** The `INVALID_INPUT` of an `Idempotency-Key` on a multipart upload (documents, bulk customer import). */
+const multipartRefused = InvalidInput.InvalidInput.withErrors(
+  [
+    new FieldError.FieldError({
+      field: IdempotencyHeader.headerName,
+      message: "is not accepted on multipart uploads: send the upload without it"
+    })
+  ],
+  "The Idempotency-Key header is not accepted on multipart uploads"
+)
+
 const utf8 = new TextEncoder()
 
 /** The hex SHA-256 of a text. */
@@ -87,6 +98,10 @@ const claimFor = (
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
             const key = yield* keyOf(request)
+            // A streamed upload cannot be read twice (once for the fingerprint, once by its handler), nor held whole.
+            if (/^multipart\//i.test(request.headers["content-type"]?.trim() ?? "")) {
+              return yield* Effect.die(multipartRefused)
+            }
             // A body that cannot be read (too large, cut off) leaves as the reader's error, which ErrorMapping answers.
             const body = yield* Effect.orDie(request.text)
             const scope: KeyScope = { platformId, key: yield* scopeOf(key) }

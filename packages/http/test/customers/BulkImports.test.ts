@@ -45,7 +45,8 @@ const jobsOf = (api: Harness) => {
     const claimed = await api.run(
       Effect.gen(function* () {
         const jobs = yield* Jobs.Jobs
-        const now = DateTime.addDuration(DateTime.unsafeNow(), options.after ?? Duration.zero)
+        // A batch's successor is due `BulkImports.batchPause` after it.
+        const now = DateTime.addDuration(DateTime.unsafeNow(), options.after ?? Duration.seconds(1))
         const all = yield* jobs.claim({ limit: 1_000, now, lease: Duration.minutes(1) })
         const mine = all.filter((job) => job.job.kind === BulkImports.kind && job.job.payload["bulkImportId"] === jobId)
         for (const other of all) if (!mine.includes(other)) yield* jobs.release(other)
@@ -209,6 +210,16 @@ describeOverHttp(
       expect(big.body.code).toBe("PAYLOAD_TOO_LARGE")
       const empty = await api.request(`${base}/customers/bulk/csv`, { method: "POST", body: new FormData() })
       expect(empty.status).toBe(400)
+      const keyed = await api.request(`${base}/customers/bulk/csv`, {
+        method: "POST",
+        body: formOf(csv(individual(unique()))),
+        headers: { "idempotency-key": `bulk-${unique()}` }
+      })
+      expect(keyed.status).toBe(400)
+      expect(await keyed.json()).toMatchObject({
+        code: "INVALID_INPUT",
+        details: { errors: [{ field: "idempotency-key" }] }
+      })
     })
 
     it("answers 404 for an unknown job or one of another platform, 400 for a malformed id, 403 without MANAGE", async () => {

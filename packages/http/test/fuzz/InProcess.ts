@@ -21,6 +21,8 @@ import { Sandbox } from "@payrail/sandbox"
 import { WebHandler } from "@payrail/http"
 import type { Target } from "./Runner.js"
 import * as WalletPorts from "../support/WalletPorts.js"
+import { BulkImports, PlatformRepo } from "@payrail/core"
+import { Stream } from "effect"
 
 const basicOf = (clientId: string, secret: Redacted.Redacted<string>) =>
   `Basic ${btoa(`${clientId}:${Redacted.value(secret)}`)}`
@@ -116,6 +118,18 @@ export const make = async (
       ])
     })
   )
+  // A bulk customer import of the platform, so that GET /customers/bulk/jobs/{jobId} finds one.
+  const bulkJob = await runtime.runPromise(
+    Effect.gen(function* () {
+      const platform = Option.getOrThrow(yield* (yield* PlatformRepo.PlatformRepo).findById(full.token.platformId))
+      const csv = "umaAddress,platformCustomerId,customerType,addressLine1,city,state,postalCode,country\n"
+      const accepted = yield* (yield* BulkImports.BulkImports).upload(
+        platform,
+        Stream.make(new TextEncoder().encode(`${csv}$fuzz@fuzz.example.com,fuzz-bulk,INDIVIDUAL,1 St,X,Y,1,US\n`))
+      )
+      return accepted.jobId
+    })
+  )
   const web = WebHandler.make({ services: Layer.succeedContext(context) })
   return {
     mountUrl: "http://payrail.test",
@@ -124,7 +138,7 @@ export const make = async (
     viewBasic: basicOf(view.token.clientId, view.clientSecret),
     agentBearer: `Bearer ${agent.token}`,
     protectedIds: [agent.id],
-    seededIds: [card],
+    seededIds: [card, bulkJob],
     inProcess: true,
     dispose: async () => {
       await web.dispose()
