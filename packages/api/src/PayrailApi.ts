@@ -4,6 +4,7 @@ import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { AgentApprovalsApi, AgentOperationsApi, AgentsApi } from "./agents/index.js"
 import { CardsApi, SandboxCardsApi } from "./cards/index.js"
+import { ScaApi, ScaPaymentsApi } from "./sca/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { WebhooksApi } from "./events/index.js"
 import { ErrorBody, HttpErrors, IdempotencyHeader, SystemApi } from "./kernel/index.js"
@@ -90,6 +91,9 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(AgentApprovalsApi.AgentApprovalsApi)
   .add(CardsApi.CardsApi)
   .add(SandboxCardsApi.SandboxCardsApi)
+  .add(ScaApi.ScaApi)
+  .add(ScaPaymentsApi.BeneficiaryTrustApi)
+  .add(ScaPaymentsApi.QuoteAuthorizationApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

@@ -38,7 +38,12 @@ import type {
   Verifications,
   BeneficialOwners,
   KycLinks,
-  Documents
+  Documents,
+  ScaFactors,
+  ScaLogins,
+  FactorResets,
+  BeneficiaryTrust,
+  QuoteAuthorizations
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -49,6 +54,7 @@ import {
   AgentsHandlers
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
+import { ScaHandlers, ScaPaymentsHandlers } from "./sca/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
 import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
@@ -116,6 +122,11 @@ export type Services =
   | AgentActions.AgentActions
   | Cards.Cards
   | CardTransactions.CardTransactions
+  | ScaFactors.ScaFactors
+  | ScaLogins.ScaLogins
+  | FactorResets.FactorResets
+  | BeneficiaryTrust.BeneficiaryTrust
+  | QuoteAuthorizations.QuoteAuthorizations
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -175,6 +186,9 @@ export const layer = Layer.mergeAll(
       AgentApprovalsHandlers.layer,
       CardsHandlers.layer,
       SandboxCardsHandlers.layer,
+      ScaHandlers.layer,
+      ScaPaymentsHandlers.trustLayer,
+      ScaPaymentsHandlers.quoteLayer,
       SystemHandlers.layer
     )
   ),

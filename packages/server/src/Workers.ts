@@ -10,7 +10,8 @@ import {
   Purges,
   type Storage,
   WebhookDeliveryJob,
-  WebhookTestJob
+  WebhookTestJob,
+  ScaJobs
 } from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
 
@@ -31,7 +32,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   PaymentJobs.incomingCompletionHandler,
   AgentActionExpiryJob.handler,
   CardJobs.provisioningHandler,
-  CardJobs.pullHandler
+  CardJobs.pullHandler,
+  ScaJobs.expiryHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

@@ -31,6 +31,7 @@ import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
+import * as ScaRepoSuite from "./sca/ScaRepoSuite.js"
 import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 
@@ -72,7 +73,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       "agent actions": AgentActionRepoSuite,
       cards: CardRepoSuite,
       "card transactions": CardTransactionRepoSuite,
-      "card reveals": CardRevealRepoSuite
+      "card reveals": CardRevealRepoSuite,
+      sca: ScaRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

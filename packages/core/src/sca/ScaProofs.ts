@@ -195,7 +195,9 @@ export const layer = Layer.effect(
     return ScaProofs.of({
       requireCustomer: (platform, customerId) =>
         Effect.flatMap(customers.requireLive(platform, customerId as Customer.CustomerId), (customer) =>
-          usesSca(customer.region) ? Effect.succeed(customer) : Effect.fail(ScaConflict.of("sca_not_used", customerId))
+          usesSca(customer.region)
+            ? Effect.succeed(customer)
+            : Effect.fail(ScaConflict.of("sca_not_used", { customerId }))
         ),
       guardOf,
       ensureUnlocked,
@@ -227,10 +229,10 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const now = yield* DateTime.now
           if (challenge.factor !== "SMS_OTP") {
-            return yield* ScaConflict.of("challenge_not_resendable", challenge.id)
+            return yield* ScaConflict.of("challenge_not_resendable", { quoteId: challenge.subjectId })
           }
           if (!PendingChallenge.isOpen(challenge, now))
-            return yield* ScaConflict.of("no_pending_challenge", challenge.id)
+            return yield* ScaConflict.of("no_pending_challenge", { quoteId: challenge.subjectId })
           const admission = yield* limiter.consume(`sca-resend:${platform.id}:${challenge.id}`, resendLimit)
           if (!admission.admitted) return yield* RateLimited.RateLimited.of(resendLimit, admission.retryAfterMillis)
           const code = yield* newCode(platform)

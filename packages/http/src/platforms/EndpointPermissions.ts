@@ -88,7 +88,21 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     financial_authorization: "TRANSACT",
     financial_credit_authorization: "TRANSACT",
     credit_authorization_advice: "TRANSACT"
-  }
+  },
+  sca: {
+    listFactors: "VIEW",
+    enrollFactor: "MANAGE",
+    confirmFactor: "MANAGE",
+    deleteFactor: "MANAGE",
+    startLogin: "MANAGE",
+    completeLogin: "MANAGE",
+    recordEvent: "MANAGE",
+    startReset: "MANAGE",
+    getReset: "VIEW",
+    completeReset: "MANAGE"
+  },
+  beneficiaryTrust: { startTrust: "MANAGE", confirmTrust: "MANAGE", startUntrust: "MANAGE", confirmUntrust: "MANAGE" },
+  quoteAuthorization: { authorize: "TRANSACT", resend: "TRANSACT" }
 }
 
 const byRoute = (() => {
