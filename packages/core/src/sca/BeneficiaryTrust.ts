@@ -5,7 +5,7 @@ import { type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { ScaChallenge } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as PendingChallenge from "./PendingChallenge.js"
-import { type AccountLocked, ScaConflict, ScaNotFound, type ScaRefused } from "./ScaErrors.js"
+import { type AccountLocked, BeneficiaryTrusted, ScaConflict, ScaNotFound, type ScaRefused } from "./ScaErrors.js"
 import { ScaProofs } from "./ScaProofs.js"
 import { ScaRepo } from "./ScaRepo.js"
 import type { TrustConfirmRequest } from "./ScaRequest.js"
@@ -36,6 +36,11 @@ export class BeneficiaryTrust extends Context.Tag("@payrail/core/BeneficiaryTrus
       trust: boolean,
       request: TrustConfirmRequest
     ) => Effect.Effect<{ readonly trusted: boolean }, Failure | ScaRefused | AccountLocked>
+    /** Fails 409 `BENEFICIARY_TRUSTED` while the account is trusted: what a deletion checks first. */
+    readonly ensureDeletable: (
+      platform: Platform.Platform,
+      externalAccountId: string
+    ) => Effect.Effect<void, BeneficiaryTrusted | StoreFailure.StoreFailure>
   }
 >() {}
 
@@ -109,6 +114,11 @@ export const layer = Layer.effect(
       return { trusted: trust }
     })
 
-    return BeneficiaryTrust.of({ start, confirm })
+    const ensureDeletable = (platform: Platform.Platform, externalAccountId: string) =>
+      Effect.flatMap(repo.isTrusted(platform.id, externalAccountId), (trusted) =>
+        trusted ? Effect.fail(BeneficiaryTrusted.of(externalAccountId)) : Effect.void
+      )
+
+    return BeneficiaryTrust.of({ start, confirm, ensureDeletable })
   })
 )

@@ -149,3 +149,20 @@ export class ScaNotFound extends Schema.TaggedError<ScaNotFound>()("ScaNotFound"
     }
   }
 }
+
+/**
+ * The external account is a trusted beneficiary, so it cannot be deleted: untrust it first (`/untrust` and its
+ * `/confirm`). Code `BENEFICIARY_TRUSTED` (409).
+ */
+export class BeneficiaryTrusted extends Schema.TaggedError<BeneficiaryTrusted>()("BeneficiaryTrusted", {
+  code: Schema.tag("BENEFICIARY_TRUSTED"),
+  reason: Schema.String,
+  details: Schema.Struct({ accountId: Schema.String })
+}) {
+  static of(accountId: string): BeneficiaryTrusted {
+    return new BeneficiaryTrusted({
+      reason: "The external account is a trusted beneficiary; untrust it before deleting it",
+      details: { accountId }
+    })
+  }
+}

@@ -246,11 +246,18 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     const executed = await send("POST", `/quotes/${made.id}/execute`)
     expect(executed.body.status).toBe("PROCESSING")
     expect(executed.body).not.toHaveProperty("scaChallenge")
+    // A trusted beneficiary cannot be deleted: untrust it first.
+    expect(await refusal("DELETE", path)).toMatchObject({
+      status: 409,
+      code: "BENEFICIARY_TRUSTED",
+      details: { accountId: payee }
+    })
     expect((await send("POST", `${path}/untrust`)).status).toBe(200)
     expect((await send("POST", `${path}/untrust/confirm`, { code })).body).toEqual({ trusted: false })
     expect((await refusal("POST", `${path}/untrust`)).details).toMatchObject({ rule: "beneficiary_not_trusted" })
     const after = await quote(payer.usd, payee)
     expect((await send("POST", `/quotes/${after.id}/execute`)).body.status).toBe("PENDING_AUTHORIZATION")
+    expect((await api.request(`/2025-10-13${path}`, { method: "DELETE" })).status).toBe(204)
     expect(
       (await refusal("POST", "/customers/external-accounts/ExternalAccount:00000000-0000-4000-8000-000000000000/trust"))
         .status
