@@ -1,6 +1,6 @@
 import { DateTime, Duration, Effect } from "effect"
 import { expect, it } from "vitest"
-import { EnrolledFactor, ScaRepo } from "@payrail/core"
+import { EnrolledFactor, Outbox, ScaRepo } from "@payrail/core"
 import { describeOverHttp } from "../support/OverHttp.js"
 import { code, scaOf } from "./ScaFixtures.js"
 
@@ -329,6 +329,13 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect(failed.body).not.toHaveProperty("scaChallenge")
     const transaction = await send("GET", `/transactions/${quote.transactionId}`)
     expect(transaction.body).toMatchObject({ status: "FAILED", failureReason: "SCA_NOT_COMPLETED" })
+    // Both changes went out as the transaction's webhooks, recorded with them.
+    const events = await api.run(Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(10_000)))
+    const mine = events.filter((event) => event.data["id"] === quote.transactionId)
+    expect(mine.map((event) => [event.type, event.data["status"], event.data["failureReason"]])).toEqual([
+      ["OUTGOING_PAYMENT", "PENDING_AUTHORIZATION", undefined],
+      ["OUTGOING_PAYMENT", "FAILED", "SCA_NOT_COMPLETED"]
+    ])
     expect(await refusal("POST", `/quotes/${quote.id}/authorize`, { code })).toMatchObject({ status: 409 })
   })
 })
