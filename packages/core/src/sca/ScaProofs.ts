@@ -4,6 +4,7 @@ import { Ids, RateLimit, RateLimited, RateLimiter, Sha256, type StoreFailure } f
 import type { ScaChallenge } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
 import { OtpDelivery } from "../wallets/index.js"
+import * as EnrolledFactor from "./EnrolledFactor.js"
 import * as PendingChallenge from "./PendingChallenge.js"
 import { ScaRepo } from "./ScaRepo.js"
 import { AccountLocked, ScaConflict, ScaRefused } from "./ScaErrors.js"
@@ -94,7 +95,10 @@ export class ScaProofs extends Context.Tag("@payrail/core/ScaProofs")<
       proof: Proof,
       options?: { readonly guarded: boolean }
     ) => Effect.Effect<void, AccountLocked | ScaRefused | RateLimited.RateLimited | StoreFailure.StoreFailure>
-    /** Checks a TOTP `code` of the customer's active TOTP factor (or `123456` on sandbox); counted like `verify`. */
+    /**
+     * Checks a TOTP `code` of the customer's active TOTP factor (or `123456` on sandbox), or one of its unused
+     * recovery codes (then used up); counted like `verify`.
+     */
     readonly verifyTotp: (
       platform: Platform.Platform,
       customerId: string,
@@ -189,7 +193,15 @@ export const layer = Layer.effect(
         const right =
           (platform.environment === "SANDBOX" && code === sandboxCode) ||
           (yield* Totp.verify(totp.secret, code, DateTime.toEpochMillis(now)))
-        if (!right) return yield* refuse(platform, customerId, Option.none())
+        if (right) return
+        // A recovery code stands in for the app's code once.
+        const digest = yield* EnrolledFactor.recoveryDigest(totp.id, code)
+        const unused = totp.recoveryCodeDigests ?? []
+        if (!unused.includes(digest)) return yield* refuse(platform, customerId, Option.none())
+        yield* repo.putFactor(
+          platform.id,
+          new EnrolledFactor.EnrolledFactor({ ...totp, recoveryCodeDigests: unused.filter((d) => d !== digest) })
+        )
       })
 
     return ScaProofs.of({

@@ -72,6 +72,10 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect((await send("POST", sca("login/start", fr.id), { factor: "TOTP" })).body).toEqual({ factor: "TOTP" })
     const totp = await send("POST", sca("login/complete", fr.id), { factor: "TOTP", endUserIpAddress: "::1", code })
     expect(totp.body.status).toBe("SUCCESS")
+    // A recovery code stands in for the app's code, once.
+    const recovery = { factor: "TOTP", endUserIpAddress: "::1", code: confirmed.body.recoveryCodes[0] }
+    expect((await send("POST", sca("login/complete", fr.id), recovery)).body.status).toBe("SUCCESS")
+    expect((await refusal("POST", sca("login/complete", fr.id), recovery)).details).toEqual({ rule: "code_mismatch" })
   })
 
   it("refuses a second passkey with 409 PASSKEY_ALREADY_ENROLLED and deletes a passkey by its credentialId", async () => {
