@@ -4,6 +4,7 @@ import { Errors, InvalidInput } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "./accounts/index.js"
 import { AgentApprovalsApi, AgentOperationsApi, AgentsApi } from "./agents/index.js"
 import { CardsApi, SandboxCardsApi } from "./cards/index.js"
+import { ScaApi, ScaPaymentsApi } from "./sca/index.js"
 import { CustomersApi } from "./customers/index.js"
 import { InvitationsApi } from "./invitations/index.js"
 import { LookupsApi } from "./lookups/index.js"
@@ -102,6 +103,9 @@ export class PayrailApi extends HttpApi.make("payrail")
   .add(IncomingApprovalsApi.IncomingApprovalsApi)
   .add(BulkImportsApi.BulkImportsApi)
   .add(DelegatedKeysApi.DelegatedKeysApi)
+  .add(ScaApi.ScaApi)
+  .add(ScaPaymentsApi.BeneficiaryTrustApi)
+  .add(ScaPaymentsApi.QuoteAuthorizationApi)
   .prefix(basePath)
   .add(SystemApi.SystemApi)
   .addError(InvalidInputBody)

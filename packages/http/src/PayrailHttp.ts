@@ -43,7 +43,12 @@ import type {
   BeneficialOwners,
   KycLinks,
   Documents,
-  Stablecoins
+  Stablecoins,
+  ScaFactors,
+  ScaLogins,
+  FactorResets,
+  BeneficiaryTrust,
+  QuoteAuthorizations
 } from "@payrail/core"
 import { PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
@@ -58,6 +63,7 @@ import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
 import { IncomingApprovalsHandlers } from "./payments/index.js"
 import type { DelegatedKeys } from "@payrail/core"
 import { DelegatedKeysHandlers } from "./wallets/index.js"
+import { ScaHandlers, ScaPaymentsHandlers } from "./sca/index.js"
 import { CustomersHandlers } from "./customers/index.js"
 import { InvitationsHandlers } from "./invitations/index.js"
 import { LookupsHandlers } from "./lookups/index.js"
@@ -137,6 +143,11 @@ export type Services =
   | TransactionCancels.TransactionCancels
   | BulkImports.BulkImports
   | DelegatedKeys.DelegatedKeys
+  | ScaFactors.ScaFactors
+  | ScaLogins.ScaLogins
+  | FactorResets.FactorResets
+  | BeneficiaryTrust.BeneficiaryTrust
+  | QuoteAuthorizations.QuoteAuthorizations
 
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
@@ -202,6 +213,9 @@ export const layer = Layer.mergeAll(
       IncomingApprovalsHandlers.layer,
       BulkImportsHandlers.layer,
       DelegatedKeysHandlers.layer,
+      ScaHandlers.layer,
+      ScaPaymentsHandlers.trustLayer,
+      ScaPaymentsHandlers.quoteLayer,
       SystemHandlers.layer
     )
   ),

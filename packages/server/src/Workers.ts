@@ -12,7 +12,8 @@ import {
   StablecoinJobs,
   type Storage,
   WebhookDeliveryJob,
-  WebhookTestJob
+  WebhookTestJob,
+  ScaJobs
 } from "@payrail/core"
 import { IncomingApprovals } from "@payrail/core"
 import type { ServerConfig } from "./ServerConfig.js"
@@ -37,7 +38,8 @@ export const handlers: ReadonlyArray<JobHandler.JobHandler<HandlerServices>> = [
   CardJobs.pullHandler,
   IncomingApprovals.deadlineHandler,
   BulkImportJob.handler,
-  StablecoinJobs.settlementHandler
+  StablecoinJobs.settlementHandler,
+  ScaJobs.expiryHandler
 ]
 
 /** The worker settings of `settings`: the configured concurrency and lease, and the shutdown timeout as grace. */

@@ -34,6 +34,7 @@ import * as SignedRequestSuite from "./wallets/SignedRequestSuite.js"
 import * as VerificationSuite from "./verification/VerificationSuite.js"
 import * as WalletSecretSuite from "./wallets/WalletSecretSuite.js"
 import * as ContactCodeSuite from "./verification/ContactCodeSuite.js"
+import * as ScaRepoSuite from "./sca/ScaRepoSuite.js"
 import * as DocumentStoreSuite from "./verification/DocumentStoreSuite.js"
 import * as KycLinkSuite from "./verification/KycLinkSuite.js"
 import * as IncomingDecisionSuite from "./payments/IncomingDecisionSuite.js"
@@ -82,7 +83,8 @@ export const run = (adapterName: string, storage: Layer.Layer<Storage.Services, 
       stablecoins: StablecoinRepoSuite,
       "incoming decisions": IncomingDecisionSuite,
       "bulk imports": BulkImportSuite,
-      "delegated keys": DelegatedKeySuite
+      "delegated keys": DelegatedKeySuite,
+      sca: ScaRepoSuite
     }
     for (const [name, suite] of Object.entries(suites)) {
       layer(storage, { timeout: "120 seconds", excludeTestServices: true })(name, (it) => suite.register(it))

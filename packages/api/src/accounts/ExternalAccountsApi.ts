@@ -10,7 +10,8 @@ import {
   ExternalAccountRepo,
   ExternalAccountRequest,
   ExternalAccountStatus,
-  NameVerificationProvider
+  NameVerificationProvider,
+  ScaErrors
 } from "@payrail/core"
 import { CustomersApi } from "../customers/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
@@ -22,6 +23,12 @@ const { ListResponse, pageParams } = ListQuery
 
 /** 404 `NOT_FOUND`: no such external account. */
 export const NotFoundBody = wire(Errors.ExternalAccountNotFound, 404, "No such external account")
+/** 409 `BENEFICIARY_TRUSTED`: a trusted beneficiary is untrusted (`/untrust` and its `/confirm`) before it is deleted. */
+export const BeneficiaryTrustedBody = wire(
+  ScaErrors.BeneficiaryTrusted,
+  409,
+  "The external account is a trusted beneficiary; untrust it first"
+)
 /** 409 `CONFLICT`: the owner already has this external account. */
 export const ExistsBody = wire(
   ExternalAccountRepo.ExternalAccountExists,
@@ -112,7 +119,9 @@ export class ExternalAccountsApi extends HttpApiGroup.make("externalAccounts")
       .annotate(OpenApi.Summary, "List customers' external accounts")
   )
   .add(customer.get.annotate(OpenApi.Summary, "Get a customer's external account"))
-  .add(customer.delete.annotate(OpenApi.Summary, "Delete a customer's external account"))
+  .add(
+    customer.delete.addError(BeneficiaryTrustedBody).annotate(OpenApi.Summary, "Delete a customer's external account")
+  )
   .add(customer.challenge.annotate(OpenApi.Summary, "Start a wallet ownership challenge"))
   .add(customer.verify.annotate(OpenApi.Summary, "Answer a wallet ownership challenge"))
   .add(

@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { type Effect, Schema } from "effect"
+import { Sha256 } from "../kernel/index.js"
 import { ScaChallenge } from "../payments/index.js"
 
 /** An opt-in factor's enrollment: started (`PENDING`, waiting for its confirmation) or `ACTIVE`. */
@@ -8,7 +9,8 @@ export type EnrollmentStatus = typeof EnrollmentStatus.Type
 /**
  * A `TOTP` or `PASSKEY` factor of one customer (`SMS_OTP` is implicit: the verified phone). A TOTP factor keeps its
  * shared secret (base32) to check codes against; a passkey its credential id, public key (COSE, base64url) and
- * signature counter, and the registration challenge while `PENDING`. `id` is the factor's own handle; a passkey's
+ * signature counter, and the registration challenge while `PENDING`. A TOTP factor's recovery codes are kept as
+ * digests, each usable once in place of a code. `id` is the factor's own handle; a passkey's
  * `credentialId` is what `DELETE /sca/factors/{credentialId}` names.
  */
 export class EnrolledFactor extends Schema.Class<EnrolledFactor>("EnrolledFactor")({
@@ -21,6 +23,8 @@ export class EnrolledFactor extends Schema.Class<EnrolledFactor>("EnrolledFactor
   challenge: Schema.optional(Schema.String),
   publicKey: Schema.optional(Schema.String),
   counter: Schema.optional(Schema.Int),
+  /** A TOTP factor's unused recovery codes, each as a salted SHA-256 (never the code). */
+  recoveryCodeDigests: Schema.optional(Schema.Array(Schema.String)),
   name: Schema.optional(Schema.String),
   createdAt: Schema.DateTimeUtc
 }) {}
@@ -39,3 +43,7 @@ export const viewOf = (factor: EnrolledFactor): ScaFactorView => ({
   ...(factor.credentialId === undefined ? {} : { credentialId: factor.credentialId }),
   ...(factor.name === undefined ? {} : { name: factor.name })
 })
+
+/** The stored digest of a recovery code of factor `factorId` (salted by the factor, case-insensitive). */
+export const recoveryDigest = (factorId: string, code: string): Effect.Effect<string> =>
+  Sha256.hex(`sca-recovery:${factorId}:${code.trim().toUpperCase()}`)

@@ -55,13 +55,13 @@ export const layer = Layer.effect(
     const pending = (platform: Platform.Platform, quoteId: Quote.QuoteId) =>
       Effect.gen(function* () {
         const quote = yield* quotes.get(platform, quoteId)
-        if (quote.customerId === undefined) return yield* ScaConflict.of("sca_not_used", quote.id)
+        if (quote.customerId === undefined) return yield* ScaConflict.of("sca_not_used", { quoteId: quote.id })
         const customer = yield* proofs.requireCustomer(platform, quote.customerId)
         const challenge =
           quote.status === "PENDING_AUTHORIZATION" && quote.scaChallenge !== undefined
             ? yield* repo.findChallenge(platform.id, quote.scaChallenge.id)
             : Option.none()
-        if (Option.isNone(challenge)) return yield* ScaConflict.of("no_pending_challenge", quote.id)
+        if (Option.isNone(challenge)) return yield* ScaConflict.of("no_pending_challenge", { quoteId: quote.id })
         return { quote, customer, challenge: challenge.value }
       })
 
@@ -75,7 +75,7 @@ export const layer = Layer.effect(
       return yield* store.transaction(
         Effect.gen(function* () {
           if (!(yield* repo.takeChallenge(platform.id, challenge.id))) {
-            return yield* ScaConflict.of("no_pending_challenge", quote.id)
+            return yield* ScaConflict.of("no_pending_challenge", { quoteId: quote.id })
           }
           yield* proofs.countSuccess(platform, customer.id)
           return yield* quotes.executeAuthorized(platform, quote.id)

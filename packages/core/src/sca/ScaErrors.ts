@@ -18,17 +18,26 @@ const conflictReasons: Record<ScaConflictRule, string> = {
   beneficiary_not_trusted: "The beneficiary is not trusted"
 }
 
+/** What an SCA refusal names, under the name of the request parameter that carried it. */
+export const ScaSubject = Schema.Union(
+  Schema.Struct({ customerId: Schema.String }),
+  Schema.Struct({ quoteId: Schema.String }),
+  Schema.Struct({ externalAccountId: Schema.String })
+)
+export type ScaSubject = typeof ScaSubject.Type
+
 /**
  * The SCA operation does not apply: the customer's region does not use SCA (the reference's 409 for customers
- * outside SCA-regulated regions), or nothing is pending to satisfy. Code `CONFLICT` (409); `details.rule` says which.
+ * outside SCA-regulated regions), or nothing is pending to satisfy. Code `CONFLICT` (409); `details.rule` says which,
+ * and the customer, quote or external account is named as the request named it.
  */
 export class ScaConflict extends Schema.TaggedError<ScaConflict>()("ScaConflict", {
   code: Schema.tag("CONFLICT"),
   reason: Schema.String,
-  details: Schema.Struct({ rule: ScaConflictRule, id: Schema.String })
+  details: Schema.extend(Schema.Struct({ rule: ScaConflictRule }), ScaSubject)
 }) {
-  static of(rule: ScaConflictRule, id: string): ScaConflict {
-    return new ScaConflict({ reason: conflictReasons[rule], details: { rule, id } })
+  static of(rule: ScaConflictRule, subject: ScaSubject): ScaConflict {
+    return new ScaConflict({ reason: conflictReasons[rule], details: { rule, ...subject } })
   }
 }
 
@@ -116,14 +125,44 @@ export class ScaRefused extends Schema.TaggedError<ScaRefused>()("ScaRefused", {
   }
 }
 
-/** No such enrolled factor (by `credentialId`) or reset of this customer. Code `NOT_FOUND` (404). */
+/**
+ * No such enrolled factor (`credentialId`) or reset (`resetId`) of this customer, or no such external account
+ * (`externalAccountId`). Code `NOT_FOUND` (404); `details` names it under the request's parameter name.
+ */
 export class ScaNotFound extends Schema.TaggedError<ScaNotFound>()("ScaNotFound", {
   code: Schema.tag("NOT_FOUND"),
   reason: Schema.String,
-  details: Schema.Struct({ id: Schema.String })
+  details: Schema.Union(
+    Schema.Struct({ credentialId: Schema.String }),
+    Schema.Struct({ resetId: Schema.String }),
+    Schema.Struct({ externalAccountId: Schema.String })
+  )
 }) {
-  static of(what: "factor" | "reset", id: string): ScaNotFound {
-    const name = what === "factor" ? "enrolled factor" : "factor reset"
-    return new ScaNotFound({ reason: `No ${name} ${id} for this customer`, details: { id } })
+  static of(what: "factor" | "reset" | "beneficiary", id: string): ScaNotFound {
+    switch (what) {
+      case "factor":
+        return new ScaNotFound({ reason: "No such enrolled factor for this customer", details: { credentialId: id } })
+      case "reset":
+        return new ScaNotFound({ reason: "No such factor reset for this customer", details: { resetId: id } })
+      case "beneficiary":
+        return new ScaNotFound({ reason: "No such external account", details: { externalAccountId: id } })
+    }
+  }
+}
+
+/**
+ * The external account is a trusted beneficiary, so it cannot be deleted: untrust it first (`/untrust` and its
+ * `/confirm`). Code `BENEFICIARY_TRUSTED` (409).
+ */
+export class BeneficiaryTrusted extends Schema.TaggedError<BeneficiaryTrusted>()("BeneficiaryTrusted", {
+  code: Schema.tag("BENEFICIARY_TRUSTED"),
+  reason: Schema.String,
+  details: Schema.Struct({ accountId: Schema.String })
+}) {
+  static of(accountId: string): BeneficiaryTrusted {
+    return new BeneficiaryTrusted({
+      reason: "The external account is a trusted beneficiary; untrust it before deleting it",
+      details: { accountId }
+    })
   }
 }

@@ -3,7 +3,7 @@ import type { CustomerErrors } from "../customers/index.js"
 import { Ids, type InvalidInput, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { Passkeys, RelyingParties } from "../wallets/index.js"
-import { EnrolledFactor, type ScaFactorView, viewOf } from "./EnrolledFactor.js"
+import { EnrolledFactor, recoveryDigest, type ScaFactorView, viewOf } from "./EnrolledFactor.js"
 import { PasskeyAlreadyEnrolled, type ScaConflict, ScaNotFound, ScaRefused } from "./ScaErrors.js"
 import { ScaProofs, sandboxCode } from "./ScaProofs.js"
 import { ScaRepo } from "./ScaRepo.js"
@@ -180,12 +180,16 @@ export const layer = Layer.effect(
         const recoveryCodes = yield* Effect.forEach(Array.from({ length: 8 }), () =>
           Effect.map(ids.randomBytes(8), recoveryCode)
         )
+        const recoveryCodeDigests = yield* Effect.forEach(recoveryCodes, (code) => recoveryDigest(pending.id, code))
         yield* store.transaction(
           Effect.gen(function* () {
             for (const earlier of factors.filter((f) => f.factor === "TOTP" && f.id !== pending.id)) {
               yield* repo.deleteFactor(platform.id, customer.id, earlier.id)
             }
-            yield* repo.putFactor(platform.id, new EnrolledFactor({ ...pending, status: "ACTIVE" }))
+            yield* repo.putFactor(
+              platform.id,
+              new EnrolledFactor({ ...pending, status: "ACTIVE", recoveryCodeDigests })
+            )
           })
         )
         return { type: "TOTP" as const, recoveryCodes }

@@ -4,6 +4,7 @@ import { Ids, RateLimit, RateLimited, RateLimiter, Sha256, type StoreFailure } f
 import type { ScaChallenge } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
 import { OtpDelivery } from "../wallets/index.js"
+import * as EnrolledFactor from "./EnrolledFactor.js"
 import * as PendingChallenge from "./PendingChallenge.js"
 import { ScaRepo } from "./ScaRepo.js"
 import { AccountLocked, ScaConflict, ScaRefused } from "./ScaErrors.js"
@@ -94,7 +95,10 @@ export class ScaProofs extends Context.Tag("@payrail/core/ScaProofs")<
       proof: Proof,
       options?: { readonly guarded: boolean }
     ) => Effect.Effect<void, AccountLocked | ScaRefused | RateLimited.RateLimited | StoreFailure.StoreFailure>
-    /** Checks a TOTP `code` of the customer's active TOTP factor (or `123456` on sandbox); counted like `verify`. */
+    /**
+     * Checks a TOTP `code` of the customer's active TOTP factor (or `123456` on sandbox), or one of its unused
+     * recovery codes (then used up); counted like `verify`.
+     */
     readonly verifyTotp: (
       platform: Platform.Platform,
       customerId: string,
@@ -189,13 +193,23 @@ export const layer = Layer.effect(
         const right =
           (platform.environment === "SANDBOX" && code === sandboxCode) ||
           (yield* Totp.verify(totp.secret, code, DateTime.toEpochMillis(now)))
-        if (!right) return yield* refuse(platform, customerId, Option.none())
+        if (right) return
+        // A recovery code stands in for the app's code once.
+        const digest = yield* EnrolledFactor.recoveryDigest(totp.id, code)
+        const unused = totp.recoveryCodeDigests ?? []
+        if (!unused.includes(digest)) return yield* refuse(platform, customerId, Option.none())
+        yield* repo.putFactor(
+          platform.id,
+          new EnrolledFactor.EnrolledFactor({ ...totp, recoveryCodeDigests: unused.filter((d) => d !== digest) })
+        )
       })
 
     return ScaProofs.of({
       requireCustomer: (platform, customerId) =>
         Effect.flatMap(customers.requireLive(platform, customerId as Customer.CustomerId), (customer) =>
-          usesSca(customer.region) ? Effect.succeed(customer) : Effect.fail(ScaConflict.of("sca_not_used", customerId))
+          usesSca(customer.region)
+            ? Effect.succeed(customer)
+            : Effect.fail(ScaConflict.of("sca_not_used", { customerId }))
         ),
       guardOf,
       ensureUnlocked,
@@ -227,10 +241,10 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const now = yield* DateTime.now
           if (challenge.factor !== "SMS_OTP") {
-            return yield* ScaConflict.of("challenge_not_resendable", challenge.id)
+            return yield* ScaConflict.of("challenge_not_resendable", { quoteId: challenge.subjectId })
           }
           if (!PendingChallenge.isOpen(challenge, now))
-            return yield* ScaConflict.of("no_pending_challenge", challenge.id)
+            return yield* ScaConflict.of("no_pending_challenge", { quoteId: challenge.subjectId })
           const admission = yield* limiter.consume(`sca-resend:${platform.id}:${challenge.id}`, resendLimit)
           if (!admission.admitted) return yield* RateLimited.RateLimited.of(resendLimit, admission.retryAfterMillis)
           const code = yield* newCode(platform)

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Customer } from "../customers/index.js"
 import { JsonObject } from "../kernel/index.js"
 import { ScaChallenge } from "../payments/index.js"
 
@@ -11,7 +12,7 @@ const passkeyAssertion = Schema.optional(Schema.NullOr(JsonObject.JsonObject))
 const origin = Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(2048))))
 
 /** `?customerId=`: the customer every `/sca` operation is for. */
-export const CustomerQuery = Schema.Struct({ customerId: Schema.String.pipe(Schema.minLength(1)) })
+export const CustomerQuery = Schema.Struct({ customerId: Customer.CustomerId })
 
 /** Body of `POST /sca/factors`: which opt-in factor to enroll. */
 export const EnrollRequest = Schema.Struct({ type: Schema.Literal("TOTP", "PASSKEY") }).annotations({

@@ -45,6 +45,22 @@ describe("QuoteState.transition", () => {
     }
   )
 
+  it("walks strong customer authentication: held, then authorized or failed (SCA_NOT_COMPLETED); never re-executed", () => {
+    // An SCA customer's execute holds the quote; execute again is 409 while it waits.
+    expect(QuoteState.transition("Quote:q", "PENDING", "REQUIRE_AUTHORIZATION")).toEqual(
+      Either.right("PENDING_AUTHORIZATION")
+    )
+    expect(Either.isLeft(QuoteState.transition("Quote:q", "PENDING_AUTHORIZATION", "EXECUTE"))).toBe(true)
+    expect(Either.isLeft(QuoteState.transition("Quote:q", "PENDING_AUTHORIZATION", "REQUIRE_AUTHORIZATION"))).toBe(true)
+    // POST /quotes/{id}/authorize executes it; a lapsed challenge fails it.
+    expect(QuoteState.transition("Quote:q", "PENDING_AUTHORIZATION", "AUTHORIZE")).toEqual(Either.right("PROCESSING"))
+    expect(QuoteState.transition("Quote:q", "PENDING_AUTHORIZATION", "FAIL")).toEqual(Either.right("FAILED"))
+    // Only a held quote is authorized.
+    for (const state of ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"] as const) {
+      expect(Either.isLeft(QuoteState.transition("Quote:q", state, "AUTHORIZE"))).toBe(true)
+    }
+  })
+
   it("executes a quote once: a second execute is refused", () => {
     const first = QuoteState.transition("Quote:q", "PENDING", "EXECUTE")
     expect(first).toEqual(Either.right("PROCESSING"))

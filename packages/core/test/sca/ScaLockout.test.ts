@@ -81,5 +81,7 @@ describe("ScaLockout", () => {
     for (const code of ["FR", "DE", "IE", "NO", "IS", "LI", "GB"]) expect(ScaRegions.usesSca(code)).toBe(true)
     for (const code of ["US", "CH", "BR", "SG"]) expect(ScaRegions.usesSca(code)).toBe(false)
     expect(ScaRegions.usesSca(undefined)).toBe(false)
+    // The 27 EU members, the 3 other EEA states and the United Kingdom.
+    expect(ScaRegions.scaRegions.size).toBe(31)
   })
 })

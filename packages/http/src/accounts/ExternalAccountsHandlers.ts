@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, type Layer, Option } from "effect"
-import { Caller, Errors, type ExternalAccount, ExternalAccounts } from "@payrail/core"
+import { BeneficiaryTrust, Caller, Errors, type ExternalAccount, ExternalAccounts } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
@@ -14,10 +14,11 @@ const belongsTo = (account: ExternalAccount.ExternalAccount, owner: Owner) =>
 export const layer: Layer.Layer<
   HttpApiGroup.ApiGroup<"payrail", "externalAccounts">,
   never,
-  ExternalAccounts.ExternalAccounts | Authentication.Authentication
+  ExternalAccounts.ExternalAccounts | BeneficiaryTrust.BeneficiaryTrust | Authentication.Authentication
 > = HttpApiBuilder.group(PayrailApi.PayrailApi, "externalAccounts", (handlers) =>
   Effect.gen(function* () {
     const accounts = yield* ExternalAccounts.ExternalAccounts
+    const trust = yield* BeneficiaryTrust.BeneficiaryTrust
 
     // Reads the account and checks it is of the path's owner kind, so ids never leak across the two families.
     const owned = (owner: Owner, permission: "VIEW" | "MANAGE", id: ExternalAccount.ExternalAccountId) =>
@@ -72,7 +73,15 @@ export const layer: Layer.Layer<
         })
       )
       .handle("getForCustomers", customers.get)
-      .handle("deleteForCustomers", customers.delete)
+      .handle("deleteForCustomers", ({ path }) =>
+        Effect.flatMap(owned("customers", "MANAGE", path.accountId), ({ caller }) =>
+          Effect.zipRight(
+            // A trusted beneficiary is untrusted (with SCA) before it goes: 409 BENEFICIARY_TRUSTED.
+            trust.ensureDeletable(caller.platform, path.accountId),
+            accounts.delete(caller.platform, path.accountId)
+          )
+        )
+      )
       .handle("challengeForCustomers", customers.challenge)
       .handle("verifyForCustomers", customers.verify)
       .handle("createForPlatform", ({ payload }) =>

@@ -111,7 +111,21 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     listOperations: "VIEW",
     getOperation: "VIEW"
   },
-  bulkImports: { uploadCsv: "MANAGE", getJob: "VIEW" }
+  bulkImports: { uploadCsv: "MANAGE", getJob: "VIEW" },
+  sca: {
+    listFactors: "VIEW",
+    enrollFactor: "MANAGE",
+    confirmFactor: "MANAGE",
+    deleteFactor: "MANAGE",
+    startLogin: "MANAGE",
+    completeLogin: "MANAGE",
+    recordEvent: "MANAGE",
+    startReset: "MANAGE",
+    getReset: "VIEW",
+    completeReset: "MANAGE"
+  },
+  beneficiaryTrust: { startTrust: "MANAGE", confirmTrust: "MANAGE", startUntrust: "MANAGE", confirmUntrust: "MANAGE" },
+  quoteAuthorization: { authorize: "TRANSACT", resend: "TRANSACT" }
 }
 
 const byRoute = (() => {

@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { EnrolledFactor, FactorReset, PendingChallenge, ScaLockout, ScaRepo } from "@payrail/core"
 import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 
@@ -6,7 +6,7 @@ import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
 const keyOf = (...parts: ReadonlyArray<string>) => parts.join("\u0000")
 
 /**
- * `ScaRepo` in memory: factors, challenges, guards, resets and trusted beneficiaries in tables keyed by platform.
+ * `ScaRepo` in memory: factors (oldest first, as PostgreSQL orders them), challenges, guards, resets and trusted beneficiaries in tables keyed by platform.
  * `takeChallenge` and `recordChallengeFailure` read and change a challenge in one atomic step, so of concurrent takes
  * exactly one gets `true` and every failure is counted. Writes join the caller's unit of work.
  */
@@ -29,6 +29,11 @@ export const layer: Layer.Layer<ScaRepo.ScaRepo, never, MemoryState> = Layer.eff
           [...factors.entries()]
             .filter(([key, factor]) => key.startsWith(prefix(platformId)) && factor.customerId === customerId)
             .map(([, factor]) => factor)
+            .sort(
+              (a, b) =>
+                DateTime.toEpochMillis(a.createdAt) - DateTime.toEpochMillis(b.createdAt) ||
+                (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+            )
         ),
       deleteFactor: (platformId, customerId, id) =>
         state.write((): readonly [boolean, () => void] => {

@@ -1,0 +1,35 @@
+import { ScaErrors } from "@payrail/core"
+import { ErrorBody } from "../kernel/index.js"
+
+const { wire } = ErrorBody
+
+/** 409 `CONFLICT`: the customer's region does not use SCA, or nothing is pending (`details.rule`). */
+export const ScaConflictBody = wire(
+  ScaErrors.ScaConflict,
+  409,
+  "SCA does not apply: the customer is outside the SCA regions, or no challenge is pending (details.rule)"
+)
+
+/** 409 `PASSKEY_ALREADY_ENROLLED`. */
+export const PasskeyAlreadyEnrolledBody = wire(
+  ScaErrors.PasskeyAlreadyEnrolled,
+  409,
+  "The customer already has a passkey; delete it first"
+)
+
+/** 423 `ACCOUNT_LOCKED` with `details {suspended, lockedUntil, failedAttempts}`. */
+export const AccountLockedBody = wire(
+  ScaErrors.AccountLocked,
+  423,
+  "The customer is locked out (until details.lockedUntil) or suspended after too many failed attempts"
+)
+
+/** 400 `INVALID_INPUT`: the proof or request was refused (`details.rule`); the right code is never revealed. */
+export const ScaRefusedBody = wire(ScaErrors.ScaRefused, 400, "The proof or request was refused (details.rule)")
+
+/** 404 `NOT_FOUND`: no such factor or reset for this customer, or no such external account. */
+export const ScaNotFoundBody = wire(
+  ScaErrors.ScaNotFound,
+  404,
+  "No such factor or reset for this customer, or no such external account"
+)

@@ -1,0 +1,2 @@
+export * as ScaHandlers from "./ScaHandlers.js"
+export * as ScaPaymentsHandlers from "./ScaPaymentsHandlers.js"
