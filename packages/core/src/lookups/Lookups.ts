@@ -35,8 +35,10 @@ export const layer = Layer.effect(
     const platforms = yield* PlatformRepo.PlatformRepo
     // Read once, where the layer is built, as the hosted verification links read their base URL.
     const terms = yield* EndUserTerms.Current
+    // The institutions are read on the first discovery, not at start (ReceivingInstitutions.load).
+    const institutions = yield* Effect.cached(Effect.promise(ReceivingInstitutions.load))
     return Lookups.of({
-      discoveries: (filter) => Effect.sync(() => ReceivingInstitutions.find(filter)),
+      discoveries: (filter) => Effect.map(institutions, (loaded) => ReceivingInstitutions.find(loaded, filter)),
       umaProviders: Effect.fn("Lookups.umaProviders")(function* (caller, filter, page) {
         return UmaProviders.page(caller, yield* platforms.list, filter, page)
       }),

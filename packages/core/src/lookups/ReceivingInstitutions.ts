@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { CountryCode } from "@payrail/account-formats"
 import { Currency } from "../kernel/index.js"
-import shipped from "./data/institutions.json" with { type: "json" }
 
 /**
  * The receiving institutions of each corridor (docs/discoveries.md): a data set the project ships in
@@ -31,32 +30,48 @@ const DataSet = Schema.Struct({
   )
 })
 
-const data = Schema.decodeUnknownSync(DataSet)(shipped)
+/** The data set, checked: its corridors, its institutions (each with its country's currency) and its source. */
+export interface Institutions {
+  /** Each fiat currency and the countries (ISO 3166-1 alpha-2) whose accounts are in it. */
+  readonly corridors: ReadonlyMap<string, ReadonlyArray<string>>
+  /** Every institution, by country then name. */
+  readonly all: ReadonlyArray<Discovery>
+  /** Where the data set comes from (package and version), as its README says in more detail. */
+  readonly source: string
+}
 
-/** The corridors: each fiat currency and the countries (ISO 3166-1 alpha-2) whose accounts are in it. */
-export const corridors: ReadonlyMap<string, ReadonlyArray<string>> = new Map(Object.entries(data.corridors))
+const checked = (shipped: unknown): Institutions => {
+  const data = Schema.decodeUnknownSync(DataSet)(shipped)
+  const corridors = new Map(Object.entries(data.corridors))
+  const currencyOfCountry = new Map<string, string>()
+  for (const [currency, countries] of corridors)
+    for (const country of countries) currencyOfCountry.set(country, currency)
+  const all = data.institutions.flatMap((entry) => {
+    const currency = currencyOfCountry.get(entry.country)
+    return currency === undefined ? [] : [{ ...entry, currency }]
+  })
+  return { corridors, all, source: data.source }
+}
 
-const currencyOfCountry = new Map<string, string>()
-for (const [currency, countries] of corridors) for (const country of countries) currencyOfCountry.set(country, currency)
-
-/** Every institution of the data set, by country then name, each with its country's currency. */
-export const all: ReadonlyArray<Discovery> = data.institutions.flatMap((entry) => {
-  const currency = currencyOfCountry.get(entry.country)
-  return currency === undefined ? [] : [{ ...entry, currency }]
-})
-
-/** Where the data set comes from (package and version), as its README says in more detail. */
-export const source: string = data.source
+/**
+ * The data set, imported and checked when called: about 1.2 MB of JSON, so that a server which never answers
+ * `GET /discoveries` does not hold it (the `Lookups` layer loads it once, on first use).
+ */
+export const load = (): Promise<Institutions> =>
+  import("./data/institutions.json", { with: { type: "json" } }).then((module) => checked(module.default))
 
 /**
  * The institutions of the corridor: those of `country` and `currency` when both are given, of either when one is,
  * every one when neither is. A corridor the data set does not serve answers an empty list.
  */
-export const find = (filter: {
-  readonly country?: string | undefined
-  readonly currency?: string | undefined
-}): ReadonlyArray<Discovery> =>
-  all.filter(
+export const find = (
+  institutions: Institutions,
+  filter: {
+    readonly country?: string | undefined
+    readonly currency?: string | undefined
+  }
+): ReadonlyArray<Discovery> =>
+  institutions.all.filter(
     (entry) =>
       (filter.country === undefined || entry.country === filter.country) &&
       (filter.currency === undefined || entry.currency === filter.currency)

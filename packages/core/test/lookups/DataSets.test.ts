@@ -34,11 +34,13 @@ const eurozone = [
   "SK"
 ]
 
+const institutions = await ReceivingInstitutions.load()
+
 describe("the receiving institutions data set", () => {
   it("serves a corridor for every fiat currency of our account types, and only those", () => {
-    expect([...ReceivingInstitutions.corridors.keys()].sort()).toEqual(fiatCurrencies)
-    expect([...(ReceivingInstitutions.corridors.get("EUR") ?? [])].sort()).toEqual(eurozone)
-    expect([...(ReceivingInstitutions.corridors.get("XOF") ?? [])].sort()).toEqual([
+    expect([...institutions.corridors.keys()].sort()).toEqual(fiatCurrencies)
+    expect([...(institutions.corridors.get("EUR") ?? [])].sort()).toEqual(eurozone)
+    expect([...(institutions.corridors.get("XOF") ?? [])].sort()).toEqual([
       "BF",
       "BJ",
       "CI",
@@ -48,25 +50,26 @@ describe("the receiving institutions data set", () => {
       "SN",
       "TG"
     ])
-    expect([...(ReceivingInstitutions.corridors.get("XAF") ?? [])].sort()).toEqual(["CF", "CG", "CM", "GA", "GQ", "TD"])
-    expect(ReceivingInstitutions.corridors.get("USD")).toEqual(["US", "SV"])
+    expect([...(institutions.corridors.get("XAF") ?? [])].sort()).toEqual(["CF", "CG", "CM", "GA", "GQ", "TD"])
+    expect(institutions.corridors.get("USD")).toEqual(["US", "SV"])
   })
 
   it("has institutions in every supported country: at least 4 each, dozens in the large markets", () => {
-    const countries = [...ReceivingInstitutions.corridors.values()].flat()
+    const countries = [...institutions.corridors.values()].flat()
     expect(countries.length).toBeGreaterThanOrEqual(70)
     for (const country of countries) {
       expect(Schema.is(CountryCode.CountryCode)(country), country).toBe(true)
-      const institutions = ReceivingInstitutions.find({ country })
-      expect(institutions.length, country).toBeGreaterThanOrEqual(4)
+      const found = ReceivingInstitutions.find(institutions, { country })
+      expect(found.length, country).toBeGreaterThanOrEqual(4)
     }
     for (const country of ["US", "GB", "DE", "FR", "IN", "BR", "MX", "PH", "NG", "KE", "ZA", "CN"]) {
-      expect(ReceivingInstitutions.find({ country }).length, country).toBeGreaterThanOrEqual(20)
+      expect(ReceivingInstitutions.find(institutions, { country }).length, country).toBeGreaterThanOrEqual(20)
     }
   })
 
   it("carries real institutions under the names the SWIFT directory gives them", () => {
-    const names = (country: string) => ReceivingInstitutions.find({ country }).map((entry) => entry.bankName)
+    const names = (country: string) =>
+      ReceivingInstitutions.find(institutions, { country }).map((entry) => entry.bankName)
     expect(names("PH")).toEqual(expect.arrayContaining(["BDO UNIBANK, INC.", "BANK OF THE PHILIPPINE ISLANDS"]))
     expect(names("FR")).toContain("BNP PARIBAS")
     expect(names("KE")).toContain("ACCESS BANK (KENYA) PLC")
@@ -74,24 +77,24 @@ describe("the receiving institutions data set", () => {
 
   it("gives each institution its country's currency, once per country, sorted by country then name", () => {
     const seen = new Set<string>()
-    for (const entry of ReceivingInstitutions.all) {
-      expect(ReceivingInstitutions.corridors.get(entry.currency), entry.bankName).toContain(entry.country)
+    for (const entry of institutions.all) {
+      expect(institutions.corridors.get(entry.currency), entry.bankName).toContain(entry.country)
       const key = `${entry.country}/${entry.bankName.toUpperCase()}`
       expect(seen.has(key), key).toBe(false)
       seen.add(key)
       expect(entry.displayName.length).toBeGreaterThan(0)
     }
-    const countries = ReceivingInstitutions.all.map((entry) => entry.country)
+    const countries = institutions.all.map((entry) => entry.country)
     expect(countries).toEqual([...countries].sort())
   })
 
   it("filters by country, by currency, by both; a corridor it does not serve is empty", () => {
-    expect(ReceivingInstitutions.find({}).length).toBe(ReceivingInstitutions.all.length)
-    const xof = ReceivingInstitutions.find({ currency: "XOF" })
+    expect(ReceivingInstitutions.find(institutions, {}).length).toBe(institutions.all.length)
+    const xof = ReceivingInstitutions.find(institutions, { currency: "XOF" })
     expect(new Set(xof.map((entry) => entry.country)).size).toBe(8)
-    expect(ReceivingInstitutions.find({ country: "SN", currency: "XOF" }).length).toBeGreaterThan(0)
-    expect(ReceivingInstitutions.find({ country: "SN", currency: "EUR" })).toEqual([])
-    expect(ReceivingInstitutions.find({ country: "JP" })).toEqual([])
+    expect(ReceivingInstitutions.find(institutions, { country: "SN", currency: "XOF" }).length).toBeGreaterThan(0)
+    expect(ReceivingInstitutions.find(institutions, { country: "SN", currency: "EUR" })).toEqual([])
+    expect(ReceivingInstitutions.find(institutions, { country: "JP" })).toEqual([])
   })
 })
 
