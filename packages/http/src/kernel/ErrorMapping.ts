@@ -6,8 +6,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import { Cause, Effect, Layer, Option, Schema } from "effect"
-import { DocumentLimits, Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
-import { BulkImportLimits } from "@payrail/core"
+import { BulkImportLimits, DocumentLimits, Errors, FieldError, InvalidInput, KycLink } from "@payrail/core"
 import { Authentication, FieldErrorReport, HttpErrors, PayrailApi } from "@payrail/api"
 import { guarded } from "./internal/jsonBody.js"
 import { isLoosePath } from "./internal/loosePath.js"
@@ -161,6 +160,28 @@ const translate = (
 }
 
 /**
+ * A streamed multipart upload whose file may hold `maxFileBytes` (the form's other fields beside it): a declared
+ * length over the limit is 413 before anything is read, and the body is cut at the limit as it arrives (413 from
+ * the handler); any other failure is translated as every request's is.
+ */
+const streamedUpload = (app: HttpApp.Default, request: HttpServerRequest.HttpServerRequest, maxFileBytes: number) => {
+  const limit = maxFileBytes + documentFormOverheadBytes
+  return declaredLengthTooLarge(request, limit)
+    ? Effect.fail(
+        new HttpErrors.PayloadTooLarge({
+          code: "PAYLOAD_TOO_LARGE",
+          reason: `The request body exceeds ${limit} bytes (files up to ${maxFileBytes} bytes)`
+        })
+      )
+    : app.pipe(
+        HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
+        )
+      )
+}
+
+/**
  * Wraps the whole API so that every failure leaves as the spec's error body with its status: decode failures as
  * 400 `INVALID_INPUT` listing every field, malformed JSON as 400, a wrong content type as 415, an unknown route as
  * 404 (as is a path the router would only match loosely, with a `;` or an empty segment; 405 with `Allow` when only
@@ -178,41 +199,13 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
     if (isBulkImportUpload(request, contentType)) {
       // Streamed: the file is read under this limit as it arrives, and a body cut at it answers 413 (the handler).
       const { maxFileBytes } = yield* BulkImportLimits.BulkImportLimits
-      const limit = maxFileBytes + documentFormOverheadBytes
-      if (declaredLengthTooLarge(request, limit)) {
-        return yield* Effect.fail(
-          new HttpErrors.PayloadTooLarge({
-            code: "PAYLOAD_TOO_LARGE",
-            reason: `The request body exceeds ${limit} bytes (files up to ${maxFileBytes} bytes)`
-          })
-        )
-      }
-      return yield* app.pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
-        )
-      )
+      return yield* streamedUpload(app, request, maxFileBytes)
     }
     if (isDocumentUpload(request, contentType)) {
       // Streamed: the file is checked against the document limit as it arrives (413 from the handler); the body
       // as a whole may carry the form's fields beside it.
       const { maxFileBytes } = yield* DocumentLimits.DocumentLimits
-      const limit = maxFileBytes + documentFormOverheadBytes
-      if (declaredLengthTooLarge(request, limit)) {
-        return yield* Effect.fail(
-          new HttpErrors.PayloadTooLarge({
-            code: "PAYLOAD_TOO_LARGE",
-            reason: `The request body exceeds ${limit} bytes (files up to ${maxFileBytes} bytes)`
-          })
-        )
-      }
-      return yield* app.pipe(
-        HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
-        )
-      )
+      return yield* streamedUpload(app, request, maxFileBytes)
     }
     if (bodyMethods.has(request.method) && contentType !== undefined && !isJson(contentType)) {
       return yield* Effect.fail(
