@@ -113,15 +113,19 @@ export const make: Effect.Effect<
       sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
   })
 
-  // The partial index of migration `0021_customer_uma_addresses`.
+  // The partial index of migration `0021_customer_uma_addresses`. An expression index has no statistics, so with the
+  // order and limit beside the filter the planner walks `customers_page_idx` through every customer of the platform
+  // (33 ms at 28,000); the materialized CTE makes it read the few rows of that address first (0.13 ms).
   const findByUmaAddress = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, umaAddress: Schema.String }),
     Result: StoredRow,
     execute: ({ platformId, umaAddress }) =>
-      sql`SELECT record, identifier, version FROM customers
-          WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress}
-            AND NOT (record->>'isDeleted')::boolean
-          ORDER BY created_at, id COLLATE "C" LIMIT 1`
+      sql`WITH matching AS MATERIALIZED (
+            SELECT record, identifier, version, created_at, id FROM customers
+            WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress}
+              AND NOT (record->>'isDeleted')::boolean
+          )
+          SELECT record, identifier, version FROM matching ORDER BY created_at, id COLLATE "C" LIMIT 1`
   })
 
   // Deleting a customer takes it out of the live counters in the same statement. Every part of the statement sees
