@@ -134,10 +134,20 @@ const steps: ReadonlyArray<(block: ShellBlock) => Promise<void>> = [
   async (block) => {
     const transactionId = values.get("<transaction id>")!
     await receiverSays(new RegExp(`verified OUTGOING_PAYMENT ${transactionId} COMPLETED`))
-    const deliveries = await curl(block)
-    const completed = deliveries.data.filter((delivery: { status: string }) => delivery.status === "DELIVERED")
-    expect(completed.length).toBeGreaterThan(0)
-    for (const delivery of completed) expect(delivery.lastResponseStatus).toBe(200)
+    // The server records each answer just after the receiver has printed the event: a reader looking a moment later
+    // sees every delivery DELIVERED.
+    const settled = (data: ReadonlyArray<{ status: string }>) =>
+      data.length > 0 && data.every((delivery) => delivery.status === "DELIVERED")
+    const deadline = Date.now() + 20_000
+    let deliveries = await curl(block)
+    while (!settled(deliveries.data) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      deliveries = await curl(block)
+    }
+    expect(deliveries.data.length).toBeGreaterThan(0)
+    for (const delivery of deliveries.data) {
+      expect(delivery).toMatchObject({ status: "DELIVERED", lastResponseStatus: 200, eventType: "OUTGOING_PAYMENT" })
+    }
   }
 ]
 

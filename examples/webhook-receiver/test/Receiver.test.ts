@@ -68,8 +68,13 @@ describe("a platform backend receiving Payrail's webhooks", () => {
     await waitFor("the INCOMING_PAYMENT webhook", () => incoming().length > 0)
     expect(incoming()).toHaveLength(1)
     expect(incoming()[0]?.data).toMatchObject({ status: "COMPLETED", customerId: customer.body.id })
-    // The server recorded the receiver's 200.
-    const deliveries = await api("GET", "/webhooks/deliveries?eventType=INCOMING_PAYMENT")
+    // The server records the receiver's 200 once the answer is in (just after the receiver handled the event).
+    let deliveries = await api("GET", "/webhooks/deliveries?eventType=INCOMING_PAYMENT")
+    const deadline = Date.now() + 20_000
+    while (deliveries.body.data[0]?.status !== "DELIVERED" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      deliveries = await api("GET", "/webhooks/deliveries?eventType=INCOMING_PAYMENT")
+    }
     expect(deliveries.body.data).toEqual([
       expect.objectContaining({ url, status: "DELIVERED", lastResponseStatus: 200, attempts: 1 })
     ])
