@@ -1,5 +1,5 @@
 import { once } from "node:events"
-import type { Server } from "node:http"
+import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -80,24 +80,43 @@ describe("a platform backend receiving Payrail's webhooks", () => {
     ])
   })
 
-  it("refuses a tampered body and another secret's signature, and answers a replayed event 409", async () => {
-    const post = (body: string, headers: Record<string, string>) =>
-      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body })
-    const signed = (secret: string, id: string, body: string) => {
-      const at = new Date()
-      return {
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-        "webhook-signature": new Webhook(secret).sign(id, at, body)
-      }
+  it("refuses a real webhook whose body was tampered with or re-signed with another secret; a replay answers 409", async () => {
+    // A real TEST webhook as the server signs and sends it, caught by a recorder instead of the receiver.
+    let caught: { body: string; headers: Record<string, string> } | undefined
+    const recorder = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const headers: Record<string, string> = {}
+        for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+          headers[name] = String(request.headers[name])
+        }
+        caught = { body: Buffer.concat(chunks).toString("utf8"), headers }
+        response.writeHead(200).end()
+      })
+    })
+    recorder.listen(0, "127.0.0.1")
+    await once(recorder, "listening")
+    const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/`
+    try {
+      expect((await api("POST", "/sandbox/webhooks/test", { url: recorderUrl })).status).toBe(200)
+    } finally {
+      await new Promise((resolve) => recorder.close(resolve))
     }
-    const id = "Webhook:00000000-0000-4000-8000-000000000001"
-    const body = JSON.stringify({ id, type: "TEST", timestamp: new Date().toISOString() })
-    const headers = signed(payrail.webhookSecret, id, body)
-    expect((await post(body.replace("TEST", "TEST "), headers)).status).toBe(401)
-    expect((await post(body, signed(`whsec_${Buffer.alloc(32, 7).toString("base64")}`, id, body))).status).toBe(401)
+    const { body, headers } = caught!
+    const id = headers["webhook-id"]!
+    const post = (payload: string, sent: Record<string, string>) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json", ...sent }, body: payload })
+    const foreign = new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).sign(
+      id,
+      new Date(Number(headers["webhook-timestamp"]) * 1000),
+      body
+    )
+    expect((await post(body.replace('"TEST"', '"CUSTOMER.KYC_APPROVED"'), headers)).status).toBe(401)
+    expect((await post(`${body} `, headers)).status).toBe(401)
+    expect((await post(body, { ...headers, "webhook-signature": foreign })).status).toBe(401)
     expect((await post(body, {})).status).toBe(401)
-    // Only verified events reach the handler (the server's own TEST webhooks may arrive meanwhile: ids differ).
+    // Only verified events reach the handler (the server's other webhooks may arrive meanwhile: their ids differ).
     const handled = () => received.filter((event) => event.id === id).length
     expect(handled()).toBe(0)
     expect((await post(body, headers)).status).toBe(200)
