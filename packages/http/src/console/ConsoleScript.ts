@@ -96,10 +96,12 @@ export const script = String.raw`"use strict";
     return customer.fullName || (customer.businessInfo && customer.businessInfo.legalName) || customer.platformCustomerId;
   }
 
-  function history(id, events) {
-    var rows = events.filter(function (event) {
+  function history(resource, events) {
+    var id = resource.id;
+    var created = { timestamp: resource.createdAt, type: "Created", data: { id: id, status: "" } };
+    var rows = [created].concat(events.filter(function (event) {
       return event.data && (event.data.id === id || event.data.quoteId === id);
-    }).sort(function (a, b) { return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0; });
+    })).sort(function (a, b) { return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0; });
     return [
       el("h3", { text: "State history" }),
       table("Each state change, oldest first, from the webhook events the platform sent", [
@@ -107,7 +109,8 @@ export const script = String.raw`"use strict";
         ["Event", function (event) { return event.type; }],
         ["Resource", function (event) { return event.data.id; }, "mono"],
         ["Status", function (event) { return event.data.status; }, "status"]
-      ], rows, "No events recorded yet: the history comes from the platform's webhook deliveries, so set a webhook endpoint to record it.")
+      ], rows, ""),
+      rows.length > 1 ? null : el("p", { class: "muted", text: "No state changes recorded yet: they come from the webhook events of the platform's newest deliveries, so set a webhook endpoint (PATCH /config) to record them." })
     ];
   }
 
@@ -163,7 +166,7 @@ export const script = String.raw`"use strict";
           ["Exchange rate", quote.exchangeRate], ["Fees", money({ amount: quote.feesIncluded, currency: quote.sendingCurrency })],
           ["Transaction", quote.transactionId ? link("transaction/" + quote.transactionId, quote.transactionId) : ""],
           ["Created", when(quote.createdAt)], ["Expires", when(quote.expiresAt)]
-        ])].concat(history(quote.id, found[1].data));
+        ])].concat(history(quote, found[1].data));
       });
     },
     transactions: function () {
@@ -186,7 +189,7 @@ export const script = String.raw`"use strict";
           ["Sent", money(transaction.sentAmount)], ["Received", money(transaction.receivedAmount)], ["Exchange rate", transaction.exchangeRate],
           ["Quote", transaction.quoteId ? link("quote/" + transaction.quoteId, transaction.quoteId) : ""], ["Failure", transaction.failureReason],
           ["Created", when(transaction.createdAt)], ["Settled", when(transaction.settledAt)]
-        ])].concat(history(transaction.id, found[1].data));
+        ])].concat(history(transaction, found[1].data));
       });
     },
     webhooks: function () {
@@ -318,7 +321,7 @@ export const script = String.raw`"use strict";
       return [el("h2", { text: "Could not load this view" }), el("p", { class: "bad", text: error.message })];
     }).then(function (nodes) {
       main.textContent = "";
-      nodes.forEach(function (node) { main.appendChild(node); });
+      nodes.forEach(function (node) { if (node) main.appendChild(node); });
       main.removeAttribute("aria-busy");
       var heading = main.querySelector("h2");
       if (heading) document.title = heading.textContent + " · Payrail sandbox console";

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Outbox, Platform, Platforms, WebhookDispatch } from "@payrail/core"
+import { DomainEvent, Outbox, Platform, PlatformId, Platforms, WebhookDeliveries, WebhookDispatch } from "@payrail/core"
 import { ConsolePage } from "@payrail/http"
 import { makeHarness, type Harness } from "../support/Harness.js"
 
@@ -113,5 +113,11 @@ describe("the sandbox console over HTTP", () => {
 
     const theirs = (await (await get("/console/events", api.otherPlatformBasic)).json()) as { data: Array<unknown> }
     expect(theirs.data).toEqual([])
+    // The service itself answers another platform nothing of these events, whatever ids it is asked for.
+    const ids = about.map((event) => DomainEvent.EventId.make(event.id))
+    const asked = (platformId: PlatformId.PlatformId) =>
+      api.run(Effect.flatMap(WebhookDeliveries.WebhookDeliveries, (deliveries) => deliveries.events(platformId, ids)))
+    expect((await asked(api.platform.id)).map((event) => event.id)).toEqual(ids)
+    expect(await asked(PlatformId.PlatformId.make("Platform:00000000-0000-4000-8000-000000000000"))).toEqual([])
   })
 })

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import * as BrowserSupport from "@payrail/http/test/support/Browser"
 import { type RunningServer, startServer } from "../ServerProcess.js"
 
@@ -194,6 +194,11 @@ describe.skipIf(skip)(title, () => {
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true })
   })
 
+  // No view logs an error, throws, or has a request refused (by the policy or otherwise).
+  afterEach(() => {
+    expect(problems.splice(0)).toEqual([])
+  })
+
   it("shows the customers, and a customer's accounts with their balances", async () => {
     expect(await page.getByRole("banner").getByText("Payrail sandbox console").count()).toBe(1)
     const main = page.getByRole("main")
@@ -218,6 +223,8 @@ describe.skipIf(skip)(title, () => {
     await page.getByRole("heading", { name: `Quote ${seeded.quote.id}` }).waitFor()
     const history = page.getByRole("table").filter({ has: page.getByText("Each state change") })
     expect(await history.getByRole("row", { name: /COMPLETED/ }).count()).toBeGreaterThan(0)
+    // Oldest first: the quote's creation, then the state changes its webhooks reported.
+    expect(await history.getByRole("row").nth(1).textContent()).toContain("Created")
     await shot("quote")
 
     await page.getByRole("link", { name: seeded.quote.transactionId }).click()
@@ -300,6 +307,5 @@ describe.skipIf(skip)(title, () => {
     await page.locator("#result-card").getByText("HTTP 200").waitFor()
     expect(await page.locator("#result-card pre").textContent()).toContain('"status": "AUTHORIZED"')
     await shot("simulators")
-    expect(problems).toEqual([])
   })
 })
