@@ -64,6 +64,19 @@ export const script = String.raw`"use strict";
 
   function when(iso) { return iso ? String(iso).replace("T", " ").replace(/\.\d+Z$|Z$/, "") + " UTC" : ""; }
 
+  var pageSize = 50;
+
+  function paged(path, cursor) { return path + "?limit=" + pageSize + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""); }
+
+  function pager(view, cursor, page) {
+    if (!cursor && !page.hasMore) return null;
+    return el("nav", { "aria-label": "Pages" }, [
+      cursor ? link(view, "Newest") : null,
+      cursor && page.hasMore ? " · " : null,
+      page.hasMore ? link(view + "/" + encodeURIComponent(page.nextCursor), "Older") : null
+    ]);
+  }
+
   function link(hash, text) { return el("a", { href: "#" + hash, text: text }); }
 
   function table(caption, columns, rows, empty) {
@@ -115,19 +128,19 @@ export const script = String.raw`"use strict";
   }
 
   var views = {
-    customers: function () {
-      return get("customers?limit=100").then(function (page) {
-        return [el("h2", { text: "Customers" }), table(page.data.length + " of " + (page.totalCount === undefined ? page.data.length : page.totalCount) + " customers, newest first", [
+    customers: function (cursor) {
+      return get(paged("customers", cursor)).then(function (page) {
+        return [el("h2", { text: "Customers" }), table((page.totalCount === undefined ? "" : page.totalCount + " customers, ") + "newest first", [
           ["Name", function (customer) { return link("customer/" + customer.id, customerName(customer)); }],
           ["Type", function (customer) { return customer.customerType; }],
           ["Platform customer id", function (customer) { return customer.platformCustomerId; }, "mono"],
           ["Verification", function (customer) { return customer.kycStatus || customer.kybStatus; }],
           ["Created", function (customer) { return when(customer.createdAt); }]
-        ], page.data, "No customers yet.")];
+        ], page.data, "No customers yet."), pager("customers", cursor, page)];
       });
     },
     customer: function (id) {
-      return Promise.all([get("customers/" + encodeURIComponent(id)), get("internal-accounts?limit=100&customerId=" + encodeURIComponent(id))]).then(function (found) {
+      return Promise.all([get("customers/" + encodeURIComponent(id)), get("internal-accounts?limit=100&customerId=" + encodeURIComponent(id)), get("transactions?limit=20&customerId=" + encodeURIComponent(id))]).then(function (found) {
         var customer = found[0];
         return [
           el("h2", { text: customerName(customer) }),
@@ -140,12 +153,20 @@ export const script = String.raw`"use strict";
             ["Available", function (account) { return money(account.balance); }, "num"],
             ["Total", function (account) { return money(account.totalBalance); }, "num"]
           ], found[1].data, "No internal accounts."),
+          el("h3", { text: "Transactions" }),
+          table("The customer's newest transactions", [
+            ["Transaction", function (transaction) { return link("transaction/" + transaction.id, transaction.id); }, "mono"],
+            ["Type", function (transaction) { return transaction.type; }],
+            ["Status", function (transaction) { return transaction.status; }, "status"],
+            ["Sent", function (transaction) { return money(transaction.sentAmount); }, "num"],
+            ["Received", function (transaction) { return money(transaction.receivedAmount); }, "num"]
+          ], found[2].data, "No transactions yet."),
           el("p", {}, [link("customers", "Back to customers")])
         ];
       });
     },
-    quotes: function () {
-      return get("quotes?limit=100").then(function (page) {
+    quotes: function (cursor) {
+      return get(paged("quotes", cursor)).then(function (page) {
         return [el("h2", { text: "Quotes" }), table("Quotes, newest first", [
           ["Quote", function (quote) { return link("quote/" + quote.id, quote.id); }, "mono"],
           ["Status", function (quote) { return quote.status; }, "status"],
@@ -153,7 +174,7 @@ export const script = String.raw`"use strict";
           ["Receiving", function (quote) { return money({ amount: quote.totalReceivingAmount, currency: quote.receivingCurrency }); }, "num"],
           ["Rate", function (quote) { return quote.exchangeRate; }, "num"],
           ["Created", function (quote) { return when(quote.createdAt); }]
-        ], page.data, "No quotes yet.")];
+        ], page.data, "No quotes yet."), pager("quotes", cursor, page)];
       });
     },
     quote: function (id) {
@@ -169,8 +190,8 @@ export const script = String.raw`"use strict";
         ])].concat(history(quote, found[1].data));
       });
     },
-    transactions: function () {
-      return get("transactions?limit=100").then(function (page) {
+    transactions: function (cursor) {
+      return get(paged("transactions", cursor)).then(function (page) {
         return [el("h2", { text: "Transactions" }), table("Transactions, newest first", [
           ["Transaction", function (transaction) { return link("transaction/" + transaction.id, transaction.id); }, "mono"],
           ["Type", function (transaction) { return transaction.type; }],
@@ -178,7 +199,7 @@ export const script = String.raw`"use strict";
           ["Sent", function (transaction) { return money(transaction.sentAmount); }, "num"],
           ["Received", function (transaction) { return money(transaction.receivedAmount); }, "num"],
           ["Created", function (transaction) { return when(transaction.createdAt); }]
-        ], page.data, "No transactions yet.")];
+        ], page.data, "No transactions yet."), pager("transactions", cursor, page)];
       });
     },
     transaction: function (id) {
@@ -192,8 +213,8 @@ export const script = String.raw`"use strict";
         ])].concat(history(transaction, found[1].data));
       });
     },
-    webhooks: function () {
-      return get("webhooks/deliveries?limit=100").then(function (page) {
+    webhooks: function (cursor) {
+      return get(paged("webhooks/deliveries", cursor)).then(function (page) {
         return [el("h2", { text: "Webhook deliveries" }), table("Deliveries, newest first; open one for its payload and response", [
           ["Event", function (delivery) { return link("delivery/" + delivery.id, delivery.eventType); }],
           ["Status", function (delivery) { return delivery.status; }, "status"],
@@ -201,7 +222,7 @@ export const script = String.raw`"use strict";
           ["Response", function (delivery) { return response(delivery); }],
           ["Last attempt", function (delivery) { return when(delivery.lastAttemptAt); }],
           ["", function (delivery) { return redeliverButton(delivery); }]
-        ], page.data, "No deliveries yet: set the platform's webhookEndpoint (PATCH /config) and they appear here.")];
+        ], page.data, "No deliveries yet: set the platform's webhookEndpoint (PATCH /config) and they appear here."), pager("webhooks", cursor, page)];
       });
     },
     delivery: function (id) {

@@ -23,12 +23,24 @@ describe.skipIf(skip)(title, () => {
     await harness?.dispose()
   })
 
-  it("calls the API under the prefix it is mounted at, and is driven by keyboard alone", async () => {
+  it("calls the API under the prefix it is mounted at, pages through a list, and is driven by keyboard alone", async () => {
     const created = await harness.request("/payments/2025-10-13/customers", {
       method: "POST",
       body: JSON.stringify({ customerType: "INDIVIDUAL", platformCustomerId: "keyboard-1", fullName: "Kai Keys" })
     })
     expect(created.status).toBe(201)
+    // Fifty newer customers fill the first page (50 rows): Kai is on the second.
+    for (let index = 0; index < 50; index++) {
+      const newer = await harness.request("/payments/2025-10-13/customers", {
+        method: "POST",
+        body: JSON.stringify({
+          customerType: "INDIVIDUAL",
+          platformCustomerId: `newer-${index}`,
+          fullName: "Nia Newer"
+        })
+      })
+      expect(newer.status).toBe(201)
+    }
     const { origin, server } = await BrowserSupport.bridge(harness)
     const context = await browser.newContext({ httpCredentials: credentialsOf(harness.basic) })
     const page = await context.newPage()
@@ -42,11 +54,24 @@ describe.skipIf(skip)(title, () => {
     try {
       expect((await page.goto(`${origin}/payments/console`))?.status()).toBe(200)
       const main = page.getByRole("main")
+      await main
+        .getByRole("row", { name: /Nia Newer/ })
+        .first()
+        .waitFor()
+      expect(await main.getByRole("row", { name: /Kai Keys/ }).count()).toBe(0)
+      await main.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Older" }).click()
       await main.getByRole("row", { name: /Kai Keys/ }).waitFor()
+      await main.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Newest" }).click()
+      await main.getByRole("row", { name: /Kai Keys/ }).waitFor({ state: "detached" })
       expect(apiPaths).toContain("/payments/2025-10-13/customers")
       expect(apiPaths.filter((path) => !path.startsWith("/payments/"))).toEqual([])
 
-      // The first Tab lands on the skip link, which moves focus to the view.
+      // From a freshly loaded page, the first Tab lands on the skip link, which moves focus to the view.
+      await page.reload()
+      await main
+        .getByRole("row", { name: /Nia Newer/ })
+        .first()
+        .waitFor()
       await page.keyboard.press("Tab")
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
       await page.keyboard.press("Enter")

@@ -212,6 +212,9 @@ describe.skipIf(skip)(title, () => {
     const usd = main.getByRole("row", { name: new RegExp(seeded.aliceUsd) })
     // Funded 1000.00 USD, then paid 250.00 USD to Bob's EUR account.
     expect(await usd.textContent()).toContain("750.00 USD")
+    expect(await main.getByRole("row", { name: new RegExp(seeded.quote.transactionId) }).textContent()).toMatch(
+      /OUTGOING.*COMPLETED.*250\.00 USD/
+    )
     await shot("customer-accounts")
   })
 
@@ -281,7 +284,7 @@ describe.skipIf(skip)(title, () => {
     await shot("clock")
   })
 
-  it("runs the simulators: funding an account, an UMA receipt and a card authorization", async () => {
+  it("runs the simulators: funding an account, an UMA receipt, paying a funded quote and a card authorization", async () => {
     await open("Simulators")
     const fund = page.getByRole("group", { name: "Fund an internal account" })
     await fund.getByLabel("Account").selectOption(seeded.aliceUsd)
@@ -300,6 +303,25 @@ describe.skipIf(skip)(title, () => {
       .getByText(/HTTP 200/)
       .waitFor()
     expect(await page.locator("#result-uma pre").textContent()).toContain('"direction": "CREDIT"')
+
+    // A quote funded in real time, which the send simulator pays as the payer would.
+    const funded = (
+      await call("POST", "/quotes", {
+        source: { sourceType: "REALTIME_FUNDING", currency: "USD", customerId: seeded.alice },
+        destination: { destinationType: "ACCOUNT", accountId: seeded.bobEur },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000
+      })
+    ).body
+    expect(funded.status).toBe("PENDING")
+    const send = page.getByRole("group", { name: "Send: pay a real-time funded quote" })
+    await send.getByLabel("Quote id").fill(funded.id)
+    await send.getByRole("button", { name: "Run" }).click()
+    await page.locator("#result-send").getByText("HTTP 200").waitFor()
+    await until("the funded quote to be paid", async () => {
+      const status = (await call("GET", `/quotes/${funded.id}`)).body.status
+      return status === "PROCESSING" || status === "COMPLETED" ? status : undefined
+    })
 
     const card = page.getByRole("group", { name: "Card authorization" })
     await card.getByLabel("Card").selectOption(seeded.card)
