@@ -44,12 +44,16 @@ const unauthorized: Refusal = {
   message: "Sign in with one of the platform's API tokens: its client id as the user name, its secret as the password."
 }
 
+/*
+ * A production token is answered 401, not 403: a browser keeps Basic credentials that got anything but a 401, and
+ * would then send a production secret with every later request to this origin, cross-site ones included.
+ */
 const productionRefused: Refusal = {
-  status: 403,
+  status: 401,
   title: "The console serves sandbox platforms only",
   message:
-    "This token belongs to a production platform. Its data and money are real, so the console does not open for it: " +
-    "use the API, or sign in with a sandbox platform's token."
+    "This token belongs to a production platform. Its data and money are real, so the console does not open for it " +
+    "and your browser does not keep it: use the API, or sign in with a sandbox platform's token."
 }
 
 const viewRequired: Refusal = {
@@ -138,8 +142,8 @@ const asset = (body: string, contentType: string) =>
  * The sandbox console (docs/console.md) at `/console`: a page that shows a sandbox platform's customers, accounts,
  * quotes, transactions, webhook deliveries and clock, and drives its simulators, through the platform's own API.
  * A browser signs in with the HTTP Basic challenge, using an API token of the platform (the realm is the API's, so
- * the page's API calls carry the same credentials). Production platforms are refused with 403: nothing of theirs is
- * shown. `GET /console/events` answers the events of the platform's newest deliveries (what their webhooks carried),
+ * the page's API calls carry the same credentials). A production platform's token is refused with 401 (so the
+ * browser does not keep it): nothing of the platform is shown. `GET /console/events` answers the events of the platform's newest deliveries (what their webhooks carried),
  * which the API itself does not list.
  */
 export const layer: Layer.Layer<never, never, Authentication.Authentication | WebhookDeliveries.WebhookDeliveries> =

@@ -67,15 +67,19 @@ describe("the sandbox console over HTTP", () => {
     }
   })
 
-  it("refuses a production platform's token, and a token that cannot VIEW, with 403 and shows nothing of theirs", async () => {
+  it("refuses a production platform's token (401, so browsers do not keep it) and a token that cannot VIEW (403)", async () => {
     const production = await makeHarness({ environment: "PRODUCTION" })
     try {
+      // 401 with the challenge, not 403: a browser keeps Basic credentials that got any other answer.
       const response = await production.request("/console")
-      expect(response.status).toBe(403)
+      expect(response.status).toBe(401)
+      expect(response.headers.get("www-authenticate")).toBe(ConsolePage.challenge)
       const page = await response.text()
       expect(page).toContain("The console serves sandbox platforms only")
       expect(page).not.toContain("Test platform")
-      expect((await production.request("/console/events")).status).toBe(403)
+      const events = await production.request("/console/events")
+      expect(events.status).toBe(401)
+      expect(await events.json()).toMatchObject({ code: "UNAUTHORIZED" })
     } finally {
       await production.dispose()
     }
