@@ -26,10 +26,16 @@ export const script = String.raw`"use strict";
     return node;
   }
 
+  // crypto.randomUUID exists only in secure contexts; a sandbox server on a LAN address over http is not one.
+  function idempotencyKey() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return "console-" + Array.from(bytes, function (byte) { return (byte + 256).toString(16).slice(1); }).join("");
+  }
+
   function call(method, path, body) {
     var headers = { accept: "application/json" };
     if (method !== "GET") {
-      headers["idempotency-key"] = crypto.randomUUID();
+      headers["idempotency-key"] = idempotencyKey();
       if (body !== undefined) headers["content-type"] = "application/json";
     }
     return fetch(path.indexOf("console/") === 0 ? path : api + path, {
