@@ -22,15 +22,16 @@ th{font-weight:600;background:#f5f6f8}td.num{text-align:right;font-variant-numer
 code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 pre{background:#f5f6f8;padding:.5rem;overflow:auto;max-height:24rem;white-space:pre-wrap;word-break:break-all}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0}dt{font-weight:600}dd{margin:0}
-form{display:grid;gap:.5rem;max-width:28rem;border:1px solid var(--line);border-radius:6px;padding:.75rem;margin:0 0 1rem}
-fieldset{border:0;padding:0;margin:0;display:grid;gap:.5rem}legend{font-weight:600;padding:0;margin-bottom:.25rem}
-label{display:grid;gap:.15rem;font-weight:500}
-input,select{font:inherit;padding:.3rem .4rem;border:1px solid #8a9099;border-radius:4px}
+form{display:grid;gap:.5rem;max-width:28rem;min-width:0;border:1px solid var(--line);border-radius:6px;padding:.75rem;margin:0 0 1rem}
+fieldset{border:0;padding:0;margin:0;display:grid;gap:.5rem;min-width:0}legend{font-weight:600;padding:0;margin-bottom:.25rem}
+label{display:grid;gap:.15rem;font-weight:500;min-width:0}
+input,select{font:inherit;padding:.3rem .4rem;border:1px solid #8a9099;border-radius:4px;width:100%;min-width:0}
 button{font:inherit;padding:.35rem .8rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:4px;cursor:pointer;justify-self:start}
 button.secondary{background:#fff;color:var(--accent)}
 :focus-visible{outline:3px solid #f9ab00;outline-offset:2px}
 .status{font-weight:600}.bad{color:var(--bad)}.ok{color:var(--ok)}.muted{color:var(--muted)}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(22rem,1fr));gap:1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(22rem,100%),1fr));gap:1rem;align-items:start}
+.grid>form{max-width:none}td.mono{word-break:break-all}
 [role=status]{min-height:1.5rem}
 `
 

@@ -227,7 +227,7 @@ export const script = String.raw`"use strict";
           ["Attempts", function (delivery) { return delivery.attempts; }, "num"],
           ["Response", function (delivery) { return response(delivery); }],
           ["Last attempt", function (delivery) { return when(delivery.lastAttemptAt); }],
-          ["", function (delivery) { return redeliverButton(delivery); }]
+          ["Actions", function (delivery) { return redeliverButton(delivery); }]
         ], page.data, "No deliveries yet: set the platform's webhookEndpoint (PATCH /config) and they appear here."), pager("webhooks", cursor, page)];
       });
     },
