@@ -95,6 +95,7 @@ import {
   VerificationsHandlers
 } from "./verification/index.js"
 import { WalletAuthHandlers } from "./wallets/index.js"
+import { ConsolePage } from "./console/index.js"
 
 /** The domain services the HTTP API calls. */
 export type Services =
@@ -152,6 +153,8 @@ export type Services =
 /** Where the OpenAPI document and the API reference page are served. */
 export const openApiPath = "/openapi.json"
 export const docsPath = DocsPage.docsPath
+/** Where the sandbox console is served (docs/console.md). */
+export const consolePath = ConsolePage.consolePath
 
 /**
  * Paths match exactly as the OpenAPI document spells them: no case folding, no trailing or doubled slash, so one
@@ -172,6 +175,7 @@ export const layer = Layer.mergeAll(
   DocsPage.layer,
   VerificationPage.layer,
   CardRevealPage.layer,
+  ConsolePage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
   Deprecations.layer

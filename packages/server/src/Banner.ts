@@ -32,6 +32,7 @@ export const render = (input: BannerInput): string => {
       "API reference",
       `${input.baseUrl}${PayrailHttp.docsPath}  (OpenAPI: ${input.baseUrl}${PayrailHttp.openApiPath})`
     ),
+    row("Sandbox console", `${input.baseUrl}${PayrailHttp.consolePath}  (sign in with a sandbox platform's API token)`),
     row("Storage", input.storage),
     row("Wallet signer", input.walletSignerPublicKey)
   ]

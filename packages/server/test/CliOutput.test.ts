@@ -110,6 +110,7 @@ describe("start-up banner", () => {
       expect(labelled.map((line) => line.slice(0, Banner.valueColumn).trim())).toEqual([
         "API base URL",
         "API reference",
+        "Sandbox console",
         "Storage",
         "Wallet signer",
         "Sandbox platform",

@@ -1,5 +1,5 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type Page, type PlatformId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
+import { type DomainEvent, Outbox, type Page, type PlatformId, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import { Jobs } from "./Jobs.js"
 import { expectedOf, WebhookDelivery, type WebhookDeliveryId } from "./WebhookDelivery.js"
 import { type DeliveryFilter, WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
@@ -27,6 +27,15 @@ export class WebhookDeliveries extends Context.Tag("@payrail/core/WebhookDeliver
       platformId: PlatformId.PlatformId,
       id: WebhookDeliveryId
     ) => Effect.Effect<WebhookDelivery, WebhookDeliveryNotFound | StoreFailure.StoreFailure>
+    /**
+     * The events with these ids that belong to the platform, in the order asked: what their deliveries send (the
+     * webhook body is `WebhookEnvelope.ofEvent` of each). An id of another platform's event, or of none, is left
+     * out, so the answer never tells one platform about another's events.
+     */
+    readonly events: (
+      platformId: PlatformId.PlatformId,
+      ids: ReadonlyArray<DomainEvent.EventId>
+    ) => Effect.Effect<ReadonlyArray<DomainEvent.DomainEvent>, StoreFailure.StoreFailure>
   }
 >() {}
 
@@ -36,6 +45,7 @@ export const layer = Layer.effect(
     const repo = yield* WebhookDeliveryRepo
     const jobs = yield* Jobs
     const unitOfWork = yield* UnitOfWork.UnitOfWork
+    const outbox = yield* Outbox.Outbox
     const get = Effect.fn("WebhookDeliveries.get")(function* (
       platformId: PlatformId.PlatformId,
       id: WebhookDeliveryId
@@ -48,6 +58,12 @@ export const layer = Layer.effect(
       list: (platformId, filter, page) =>
         Effect.withSpan(repo.list(platformId, filter, page), "WebhookDeliveries.list"),
       get,
+      events: Effect.fn("WebhookDeliveries.events")(function* (platformId, ids) {
+        const found = yield* Effect.forEach(ids, outbox.findById, { concurrency: 8 })
+        return found.flatMap((event) =>
+          Option.isSome(event) && event.value.platformId === platformId ? [event.value] : []
+        )
+      }),
       redeliver: Effect.fn("WebhookDeliveries.redeliver")(function* (platformId, id) {
         // A compare-and-set from the state as read; when a concurrent attempt changed it first, read it again.
         for (;;) {

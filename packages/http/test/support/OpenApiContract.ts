@@ -255,9 +255,15 @@ export const checkedFetch = (fetch: Fetch, mountUrl: string): Fetch => {
     const response = await fetch(request)
     const inside = url.origin === mount.origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))
     const path = inside ? url.pathname.slice(prefix.length) || "/" : `(outside the mount) ${url.pathname}`
-    // The hosted verification page (`/verify/…`) and the card reveal page (`/cards/reveal/…`) answer HTML, outside
-    // the API's contract.
-    if (servedOutsideTheContract.has(path) || path.startsWith("/verify/") || path.startsWith("/cards/reveal/")) {
+    // The hosted verification page (`/verify/…`), the card reveal page (`/cards/reveal/…`) and the sandbox console
+    // (`/console`, its assets and event log) answer outside the API's contract.
+    if (
+      servedOutsideTheContract.has(path) ||
+      path.startsWith("/verify/") ||
+      path.startsWith("/cards/reveal/") ||
+      path === "/console" ||
+      path.startsWith("/console/")
+    ) {
       return response
     }
     const body = await response.text()
