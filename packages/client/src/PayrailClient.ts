@@ -5,12 +5,7 @@ import { Chunk, Context, Effect, Layer, Option, Stream } from "effect"
 import type { Simplify } from "effect/Types"
 import { PayrailApi } from "@payrail/api"
 import type { EndpointsOf, Groups, PartsOf } from "./internal/contract.js"
-import {
-  make as makeTransport,
-  toClientError,
-  withIdempotencyKey,
-  type TransportOptions
-} from "./internal/transport.js"
+import { asCall, make as makeTransport, type TransportOptions } from "./internal/transport.js"
 import type { PayrailAuth } from "./PayrailAuth.js"
 import type { PayrailClientError } from "./PayrailError.js"
 
@@ -74,10 +69,7 @@ const wrap =
   (method: AnyMethod) =>
   (request?: Record<string, unknown> & CallOptions): Effect.Effect<unknown, PayrailClientError> => {
     const { idempotencyKey, ...contractRequest } = request ?? {}
-    return method(request === undefined ? undefined : contractRequest).pipe(
-      Effect.mapError(toClientError),
-      withIdempotencyKey(idempotencyKey)
-    )
+    return method(request === undefined ? undefined : contractRequest).pipe(asCall(idempotencyKey))
   }
 
 /** A client made from the contract (`HttpApiClient`) that sends through the shared transport. */

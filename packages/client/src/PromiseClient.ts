@@ -8,7 +8,7 @@ import type { Brand } from "effect"
 import type { Simplify } from "effect/Types"
 import { PayrailApi } from "@payrail/api"
 import type { EndpointsOf, Groups, PartsOf } from "./internal/contract.js"
-import { make as makeTransport, withIdempotencyKey } from "./internal/transport.js"
+import { asCall, make as makeTransport } from "./internal/transport.js"
 import type { PayrailAuth } from "./PayrailAuth.js"
 import type { PayrailClientError } from "./PayrailError.js"
 import type { Wire } from "./Wire.js"
@@ -163,10 +163,7 @@ const methodOf = (
       Effect.suspend(() => client.execute(requestOf(endpoint, baseUrl, params, body, options))).pipe(
         Effect.flatMap((response) => response.text),
         Effect.map(answerOf),
-        Effect.catchTag("ResponseError", (error) =>
-          Effect.die(new TypeError(`${endpoint.name}: the answer could not be read`, { cause: error }))
-        ),
-        withIdempotencyKey(options?.idempotencyKey)
+        asCall(options?.idempotencyKey)
       ),
       options?.signal
     )

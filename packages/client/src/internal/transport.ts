@@ -4,7 +4,7 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Duration, Effect, FiberRef, ParseResult, Schedule } from "effect"
-import { IdempotencyHeader } from "@payrail/api"
+import { FieldErrorReport, IdempotencyHeader } from "@payrail/api"
 import { authorizationOf, type PayrailAuth } from "../PayrailAuth.js"
 import { PayrailError, PayrailNetworkError, type PayrailClientError } from "../PayrailError.js"
 
@@ -17,20 +17,37 @@ export interface TransportOptions {
   readonly retryDelay?: Duration.DurationInput | undefined
 }
 
-/**
- * The `Idempotency-Key` of the call running in this fiber. A call sets it once, before its first attempt, so the
- * retries of that call (which run the request pipeline again) send the same key.
- */
-export const currentIdempotencyKey = FiberRef.unsafeMake<string | undefined>(undefined)
+/** One call of either face: its `Idempotency-Key`, and whether a request of it has been sent yet. */
+interface Call {
+  readonly idempotencyKey: string
+  sent: boolean
+}
 
-/** Runs one call with its key: the caller's, or a fresh UUID. */
-export const withIdempotencyKey =
-  (key: string | undefined) =>
-  <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.suspend(() => Effect.locally(call, currentIdempotencyKey, key ?? crypto.randomUUID()))
+/**
+ * The call running in this fiber. A call sets it once, before its first attempt, so the retries of that call (which
+ * run the request pipeline again) send the same key.
+ */
+const currentCall = FiberRef.unsafeMake<Call | undefined>(undefined)
+
+/**
+ * Runs one call with its key (the caller's, or a fresh UUID), failing with the client's errors: a request the
+ * contract refuses before it is sent is a 400 `INVALID_INPUT` naming its fields, as the server would answer it.
+ */
+export const asCall =
+  (idempotencyKey: string | undefined) =>
+  <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, PayrailClientError, R> =>
+    Effect.suspend(() => {
+      const state: Call = { idempotencyKey: idempotencyKey ?? crypto.randomUUID(), sent: false }
+      return call.pipe(
+        Effect.mapError((error) => toClientError(error, state.sent)),
+        Effect.locally(currentCall, state)
+      )
+    })
 
 const withCredentialsAndKey = (authorization: string | undefined) => (request: HttpClientRequest.HttpClientRequest) =>
-  Effect.map(FiberRef.get(currentIdempotencyKey), (key) => {
+  Effect.map(FiberRef.get(currentCall), (call) => {
+    if (call !== undefined) call.sent = true
+    const key = call?.idempotencyKey
     let prepared = request
     if (authorization !== undefined && prepared.headers["authorization"] === undefined)
       prepared = HttpClientRequest.setHeader(prepared, "authorization", authorization)
@@ -70,13 +87,13 @@ export const make = (options: TransportOptions): Effect.Effect<HttpClient.HttpCl
       HttpClient.transformResponse((response) =>
         fetch === undefined ? response : Effect.provideService(response, FetchHttpClient.Fetch, fetch)
       ),
-      HttpClient.catchAll((error) => Effect.fail(toClientError(error)))
+      HttpClient.catchAll((error) => Effect.fail(toClientError(error, true)))
     )
     return client
   })
 
-/** The client's failure for anything a call can fail with. */
-export const toClientError = (error: unknown): PayrailClientError => {
+/** The client's failure for anything a call can fail with; `sent` says whether a request had gone out. */
+const toClientError = (error: unknown, sent: boolean): PayrailClientError => {
   if (error instanceof PayrailError || error instanceof PayrailNetworkError) return error
   if (HttpClientError.isHttpClientError(error))
     return new PayrailNetworkError({
@@ -84,6 +101,17 @@ export const toClientError = (error: unknown): PayrailClientError => {
         error._tag === "RequestError"
           ? `The request did not get an answer (${error.reason})${error.cause instanceof Error ? `: ${error.cause.message}` : ""}`
           : `The answer could not be read (${error.reason})`
+    })
+  if (ParseResult.isParseError(error) && !sent)
+    return new PayrailError({
+      status: 400,
+      code: "INVALID_INPUT",
+      reason: "The request does not match the contract; it was not sent",
+      details: {
+        errors: FieldErrorReport.fieldErrorsOfIssues(ParseResult.ArrayFormatter.formatErrorSync(error)).map(
+          (fieldError) => ({ ...fieldError })
+        )
+      }
     })
   if (ParseResult.isParseError(error))
     return new PayrailNetworkError({ reason: `The answer does not match the Payrail contract: ${error.message}` })
