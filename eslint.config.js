@@ -143,5 +143,21 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    files: ["packages/client/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["node:*"],
+              message: "@payrail/client runs in browsers too: fetch and web APIs only, no node: modules."
+            }
+          ]
+        }
+      ]
+    }
   }
 )

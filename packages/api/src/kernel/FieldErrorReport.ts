@@ -29,7 +29,16 @@ const withoutActualValue = (message: string) => message.replace(/,\s*actual[\s\S
 
 /** The invalid fields named by a decode failure, without ever repeating the offending values. */
 export const fieldErrorsOf = (error: HttpApiError.HttpApiDecodeError): ReadonlyArray<FieldError.FieldError> =>
-  error.issues.flatMap((issue) => {
+  fieldErrorsOfIssues(error.issues)
+
+/**
+ * The invalid fields named by flattened parse issues (`ParseResult.ArrayFormatter`'s, as a client that encodes a
+ * request with the contract gets them), read the same way as a decode failure's.
+ */
+export const fieldErrorsOfIssues = (
+  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
+): ReadonlyArray<FieldError.FieldError> =>
+  issues.flatMap((issue) => {
     if (issue.message.startsWith(marker)) {
       const decoded = Schema.decodeEither(FieldErrors)(issue.message.slice(marker.length))
       if (Either.isRight(decoded)) return decoded.right

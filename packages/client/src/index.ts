@@ -1,0 +1,5 @@
+export * as PayrailAuth from "./PayrailAuth.js"
+export * as PayrailClient from "./PayrailClient.js"
+export * from "./PayrailError.js"
+export * from "./PromiseClient.js"
+export type { Wire } from "./Wire.js"
