@@ -193,7 +193,9 @@ export const script = String.raw`"use strict";
           ["Exchange rate", quote.exchangeRate], ["Fees", money({ amount: quote.feesIncluded, currency: quote.sendingCurrency })],
           ["Transaction", quote.transactionId ? link("transaction/" + quote.transactionId, quote.transactionId) : ""],
           ["Created", when(quote.createdAt)], ["Expires", when(quote.expiresAt)]
-        ])].concat(history(quote, found[1].data));
+        ]), quote.status === "PENDING" && quote.source && quote.source.sourceType === "REALTIME_FUNDING"
+          ? el("p", {}, [link("simulators/" + encodeURIComponent(quote.id + " " + quote.sendingCurrency.code), "Pay it with the send simulator")])
+          : null].concat(history(quote, found[1].data));
       });
     },
     transactions: function (cursor) {
@@ -261,13 +263,15 @@ export const script = String.raw`"use strict";
           })];
       });
     },
-    simulators: function () {
+    // "simulators/<quote id> <currency>" opens the simulators with the send form filled in for that quote.
+    simulators: function (prefill) {
+      var quoteToPay = (prefill || "").split(" ");
       return Promise.all([get("internal-accounts?limit=100"), get("cards?limit=100")]).then(function (found) {
         var accounts = found[0].data.filter(function (account) { return account.type !== "EMBEDDED_WALLET"; });
         return [el("h2", { text: "Simulators" }), el("div", { class: "grid" }, [
           simulator("fund", "Fund an internal account", [select("Account", "accountId", accounts.map(function (account) { return [account.id, account.balance.currency.code + " " + account.id]; })), input("Amount (minor units)", "amount", "number", "10000")],
             function (values) { return call("POST", "sandbox/internal-accounts/" + encodeURIComponent(values.accountId) + "/fund", { amount: Number(values.amount) }); }),
-          simulator("send", "Send: pay a real-time funded quote", [input("Quote id", "quoteId", "text", ""), input("Currency", "currencyCode", "text", "USD"), input("Amount (minor units, optional)", "currencyAmount", "number", "")],
+          simulator("send", "Send: pay a real-time funded quote", [input("Quote id", "quoteId", "text", quoteToPay[0] || ""), input("Currency", "currencyCode", "text", quoteToPay[1] || "USD"), input("Amount (minor units, optional)", "currencyAmount", "number", "")],
             function (values) { var body = { quoteId: values.quoteId, currencyCode: values.currencyCode }; if (values.currencyAmount !== "") body.currencyAmount = Number(values.currencyAmount); return call("POST", "sandbox/send", body); }),
           simulator("uma", "Receive an UMA payment", [input("Sender UMA address", "senderUmaAddress", "text", "$sender@sandbox.example.com"), input("Receiver UMA address or customer id", "receiver", "text", ""), input("Currency", "receivingCurrencyCode", "text", "USD"), input("Amount (minor units)", "receivingCurrencyAmount", "number", "1000")],
             function (values) { var body = { senderUmaAddress: values.senderUmaAddress, receivingCurrencyCode: values.receivingCurrencyCode, receivingCurrencyAmount: Number(values.receivingCurrencyAmount) }; if (values.receiver.indexOf("Customer:") === 0) body.customerId = values.receiver; else body.receiverUmaAddress = values.receiver; return call("POST", "sandbox/uma/receive", body); }),

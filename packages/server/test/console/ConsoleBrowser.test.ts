@@ -314,8 +314,13 @@ describe.skipIf(skip)(title, () => {
       })
     ).body
     expect(funded.status).toBe("PENDING")
+    // Its page links to the send simulator, filled in for it.
+    await page.goto(`${server.baseUrl}/console#quote/${funded.id}`)
+    await page.getByRole("link", { name: "Pay it with the send simulator" }).click()
     const send = page.getByRole("group", { name: "Send: pay a real-time funded quote" })
-    await send.getByLabel("Quote id").fill(funded.id)
+    await send.waitFor()
+    expect(await send.getByLabel("Quote id").inputValue()).toBe(funded.id)
+    expect(await send.getByLabel("Currency").inputValue()).toBe("USD")
     await send.getByRole("button", { name: "Run" }).click()
     await page.locator("#result-send").getByText("HTTP 200").waitFor()
     await until("the funded quote to be paid", async () => {
