@@ -3,7 +3,7 @@ import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import type * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Effect, Either, Option } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Brand } from "effect"
 import type { Simplify } from "effect/Types"
 import { PayrailApi } from "@payrail/api"
@@ -140,10 +140,13 @@ const answerOf = (text: string): unknown => {
   }
 }
 
-const run = <A>(effect: Effect.Effect<A, PayrailClientError>, signal: AbortSignal | undefined): Promise<A> =>
-  Effect.runPromise(Effect.either(effect), signal === undefined ? undefined : { signal }).then(
-    Either.getOrThrowWith((error) => error)
-  )
+// Rejects with the error itself (a PayrailError, a PayrailNetworkError, a TypeError for a missing path parameter),
+// never with Effect's wrapper around it.
+const run = async <A>(effect: Effect.Effect<A, PayrailClientError>, signal: AbortSignal | undefined): Promise<A> => {
+  const exit = await Effect.runPromiseExit(effect, signal === undefined ? undefined : { signal })
+  if (Exit.isSuccess(exit)) return exit.value
+  throw Cause.squash(exit.cause)
+}
 
 const methodOf = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,

@@ -116,8 +116,10 @@ for (const store of storeNames) {
 
     it("retries a mutation whose answer was lost with the same key, and the server replays the first outcome", async () => {
       const name = `Lost Answer ${crypto.randomUUID()}`
+      const replayed: Array<string | null> = []
       const recorder = recordingFetch(async (attempt, _request, send) => {
         const response = await send()
+        replayed.push(response.headers.get("idempotent-replayed"))
         // The first attempt reaches the server and creates the customer; its answer is lost on the way back.
         if (attempt === 1) throw new TypeError("fetch failed: connection reset")
         return response
@@ -130,6 +132,7 @@ for (const store of storeNames) {
       const [first, second] = recorder.sent.map((request) => request.headers.get("idempotency-key"))
       expect(first).not.toBeNull()
       expect(second).toBe(first)
+      expect(replayed).toEqual([null, "true"])
       const everyone = []
       for await (const customer of payrail().customers.list.all({ limit: 100 })) everyone.push(customer)
       expect(
@@ -216,6 +219,8 @@ for (const store of storeNames) {
       const refused = await bot.customers.list().catch((error: unknown) => error)
       expect(refused).toMatchObject({ status: 401, code: "UNAUTHORIZED" })
       expect(() => createPayrailClient({ baseUrl: server().baseUrl, clientId: "only-the-id" })).toThrow(TypeError)
+      const withoutPath = (client.customers.get as unknown as (params: object) => Promise<unknown>)({})
+      await expect(withoutPath).rejects.toThrow(new TypeError("get: the path parameter customerId is missing"))
     })
   })
 }
