@@ -112,6 +112,35 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           expect(replayed).toEqual(view)
         })
       )
+
+      it.effect("creates many customers in the statements of one, whatever their number", () =>
+        Effect.gen(function* () {
+          const platform = Fixtures.platform()
+          yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform))
+          const customers = yield* Customers.Customers
+          const tables = (texts: ReadonlyArray<string>) => texts.map((text) => /INSERT INTO (\w+)/.exec(text)?.[1])
+          for (const count of [3, 150]) {
+            const drafts = yield* Effect.forEach(Array.from({ length: count }), () =>
+              customers.prepare(platform, request)
+            )
+            const [, created] = yield* Statements.executed(customers.createMany(platform, drafts))
+            expect(tables(created)).toEqual([
+              "customers",
+              "internal_accounts",
+              "ledger_accounts",
+              "auth_methods",
+              "outbox"
+            ])
+            const events = (yield* Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000))).filter((event) =>
+              drafts.some((draft) => draft.customer.id === event.data["id"])
+            )
+            expect(events).toHaveLength(count * 2)
+          }
+          const accounts = yield* InternalAccounts.InternalAccounts
+          const page = yield* accounts.list(platform, { owner: "customers" }, { limit: 1, after: Option.none() })
+          expect(page.totalCount).toBe(153 * platform.config.supportedCurrencies.length)
+        })
+      )
     }
   )
 }
