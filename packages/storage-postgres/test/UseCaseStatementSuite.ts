@@ -2,6 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
 import {
   AccountProvisioning,
+  BulkImports,
   CustomerRequest,
   Customers,
   Ids,
@@ -15,7 +16,7 @@ import {
   SystemAccounts
 } from "@payrail/core"
 import { Fixtures } from "@payrail/storage-testkit"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema, Stream } from "effect"
 import * as Statements from "./fixtures/Statements.js"
 
 // A provider that approves every individual, so creating one records two events (CREATED and KYC_APPROVED).
@@ -42,7 +43,11 @@ const request = Schema.decodeUnknownSync(CustomerRequest.CreateCustomerRequest)(
  * once per backend.
  */
 export const register = (backend: string, storage: Layer.Layer<Storage.Services | SqlClient.SqlClient, unknown>) => {
-  const domain = Layer.mergeAll(Customers.layer, SandboxFunding.layer).pipe(
+  const domain = Layer.mergeAll(
+    Customers.layer,
+    SandboxFunding.layer,
+    BulkImports.layer.pipe(Layer.provide(Customers.layer))
+  ).pipe(
     Layer.provide(AccountProvisioning.customerLayer),
     Layer.provideMerge(InternalAccounts.layer),
     Layer.provide(approving),
@@ -110,6 +115,86 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const [replayed, again] = yield* Statements.executed(funding.fund(platform, account.id, input))
           expect(again).toHaveLength(3)
           expect(replayed).toEqual(view)
+        })
+      )
+
+      it.effect("creates many customers in the statements of one, whatever their number", () =>
+        Effect.gen(function* () {
+          const platform = Fixtures.platform()
+          yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform))
+          const customers = yield* Customers.Customers
+          const tables = (texts: ReadonlyArray<string>) => texts.map((text) => /INSERT INTO (\w+)/.exec(text)?.[1])
+          for (const count of [3, 150]) {
+            const drafts = yield* Effect.forEach(Array.from({ length: count }), () =>
+              customers.prepare(platform, request)
+            )
+            const [, created] = yield* Statements.executed(customers.createMany(platform, drafts))
+            expect(tables(created)).toEqual([
+              "customers",
+              "internal_accounts",
+              "ledger_accounts",
+              "auth_methods",
+              "outbox"
+            ])
+            const events = (yield* Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(100_000))).filter((event) =>
+              drafts.some((draft) => draft.customer.id === event.data["id"])
+            )
+            expect(events).toHaveLength(count * 2)
+          }
+          const accounts = yield* InternalAccounts.InternalAccounts
+          const page = yield* accounts.list(platform, { owner: "customers" }, { limit: 1, after: Option.none() })
+          expect(page.totalCount).toBe(153 * platform.config.supportedCurrencies.length)
+        })
+      )
+
+      it.effect("imports a bulk batch in a constant number of statements, whatever its number of rows", () =>
+        Effect.gen(function* () {
+          const platform = Fixtures.platform()
+          yield* Effect.flatMap(PlatformRepo.PlatformRepo, (repo) => repo.insert(platform))
+          const imports = yield* BulkImports.BulkImports
+          const run = "r" + globalThis.crypto.randomUUID().slice(0, 8)
+          const line = (id: string, uma = id, birthDate = "1990-01-15") =>
+            `$${uma}@bulk.example,${id},INDIVIDUAL,Ada Lovelace,${birthDate},${id}@example.com,1 Main St,Austin,TX,78701,US`
+          // Every fifth row a duplicate of the previous row's platformCustomerId or UMA address, or a future birth date.
+          const file = (rows: number) =>
+            [
+              "umaAddress,platformCustomerId,customerType,fullName,birthDate,email,addressLine1,city,state,postalCode,country",
+              ...Array.from({ length: rows }, (_, index) => {
+                const id = `${run}-${rows}-${index}`
+                const previous = `${run}-${rows}-${index - 1}`
+                return index % 15 === 4
+                  ? line(previous, id)
+                  : index % 15 === 9
+                    ? line(id, previous)
+                    : index % 15 === 14
+                      ? line(id, id, "2999-01-01")
+                      : line(id)
+              })
+            ].join("\n")
+          const statementsOf = (rows: number) =>
+            Effect.gen(function* () {
+              const accepted = yield* imports.upload(platform, Stream.make(new TextEncoder().encode(file(rows))))
+              const [, statements] = yield* Statements.executed(imports.runBatch(platform.id, accepted.jobId))
+              const view = yield* imports.get(platform, accepted.jobId)
+              expect(view.progress).toEqual({
+                total: rows,
+                processed: rows,
+                successful: rows - 3 * Math.floor(rows / 15),
+                failed: 3 * Math.floor(rows / 15)
+              })
+              expect(view.errors.map((error) => error.code)).toEqual(
+                Array.from({ length: Math.floor(rows / 15) }).flatMap(() => [
+                  "CONFLICT",
+                  "UMA_ADDRESS_EXISTS",
+                  "INVALID_INPUT"
+                ])
+              )
+              return statements
+            })
+          const few = yield* statementsOf(15)
+          const many = yield* statementsOf(195)
+          expect(many.length).toBe(few.length)
+          expect(few.length).toBeLessThanOrEqual(20)
         })
       )
     }

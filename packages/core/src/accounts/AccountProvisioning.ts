@@ -9,7 +9,8 @@ export const customerLayer: Layer.Layer<CustomerProvisioning.CustomerProvisionin
   Layer.effect(
     CustomerProvisioning.CustomerProvisioning,
     Effect.map(InternalAccounts, (accounts) => ({
-      provision: (platform, customer) => Effect.asVoid(accounts.openForCustomer(platform, customer))
+      provision: (platform, customer) => Effect.asVoid(accounts.openForCustomer(platform, customer)),
+      provisionMany: (platform, customers) => Effect.asVoid(accounts.openForCustomers(platform, customers))
     }))
   )
 

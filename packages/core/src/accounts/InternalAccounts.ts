@@ -23,6 +23,14 @@ export class InternalAccounts extends Context.Tag("@payrail/core/InternalAccount
       platform: Platform.Platform,
       customer: Customer.Customer
     ) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
+    /**
+     * Opens the accounts of many new customers as `openForCustomer` of each would, in one statement per table
+     * whatever their number (a bulk import's batch). Call it inside the customers' unit of work.
+     */
+    readonly openForCustomers: (
+      platform: Platform.Platform,
+      customers: ReadonlyArray<Customer.Customer>
+    ) => Effect.Effect<ReadonlyArray<InternalAccount>, StoreFailure.StoreFailure>
     /** Opens the platform's own accounts (one per supported currency); call it inside the platform's unit of work. */
     readonly openForPlatform: (
       platform: Platform.Platform
@@ -66,11 +74,10 @@ export const layer = Layer.effect(
     const ledger = yield* Ledger.Ledger
     const ids = yield* Ids.Ids
 
-    // Ledger accounts of internal accounts are guarded: their available balance never goes below zero. Each table
-    // gets its rows in one statement, however many accounts the plan opens.
-    const open = (platform: Platform.Platform, owner: Customer.Customer | undefined) =>
+    // The records one owner (a customer, or the platform itself when undefined) gets: its accounts and, for a
+    // customer with an email, the EMAIL_OTP credential of its embedded wallet.
+    const recordsOf = (platform: Platform.Platform, owner: Customer.Customer | undefined, now: DateTime.Utc) =>
       Effect.gen(function* () {
-        const now = yield* DateTime.now
         const planned = AccountPlan.plan(platform, owner === undefined ? "platform" : "customer")
         const accounts = yield* Effect.forEach(planned, ({ currency, type }) =>
           Effect.map(
@@ -107,13 +114,26 @@ export const layer = Layer.effect(
                     })
                 )
               )
+        return { accounts, methods }
+      })
+
+    // Ledger accounts of internal accounts are guarded: their available balance never goes below zero. Each table
+    // gets its rows in one statement, however many owners and accounts.
+    const open = (platform: Platform.Platform, owners: ReadonlyArray<Customer.Customer | undefined>) =>
+      Effect.gen(function* () {
+        const now = yield* DateTime.now
+        const records = yield* Effect.forEach(owners, (owner) => recordsOf(platform, owner, now))
+        const accounts = records.flatMap((record) => record.accounts)
         yield* repo.insertAll(platform.id, accounts)
         yield* ledger
           .openAccounts(
             accounts.map((account) => SystemAccounts.guardedAccount(platform.id, account.id, account.currency))
           )
           .pipe(Effect.catchTag("InvalidPosting", Effect.die))
-        yield* authMethods.insertAll(platform.id, methods)
+        yield* authMethods.insertAll(
+          platform.id,
+          records.flatMap((record) => record.methods)
+        )
         return accounts
       })
 
@@ -124,8 +144,9 @@ export const layer = Layer.effect(
       )
 
     return {
-      openForCustomer: (platform, customer) => open(platform, customer),
-      openForPlatform: (platform) => open(platform, undefined),
+      openForCustomer: (platform, customer) => open(platform, [customer]),
+      openForCustomers: (platform, customers) => open(platform, customers),
+      openForPlatform: (platform) => open(platform, [undefined]),
       get: (platform, id) =>
         Effect.withSpan(
           Effect.flatMap(

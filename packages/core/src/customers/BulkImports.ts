@@ -5,7 +5,6 @@ import { type Platform, PlatformRepo } from "../platforms/index.js"
 import {
   BulkImport,
   BulkImportAccepted,
-  BulkImportError,
   type BulkImportEventType,
   BulkImportId,
   type BulkImportRow,
@@ -13,12 +12,11 @@ import {
   isFinished
 } from "./BulkImport.js"
 import * as BulkCsvReader from "./BulkCsvReader.js"
+import * as BulkImportBatch from "./BulkImportBatch.js"
 import * as BulkImportCsv from "./BulkImportCsv.js"
 import { BulkImportFileInvalid, BulkImportFileTooLarge, BulkImportNotFound } from "./BulkImportErrors.js"
 import { BulkImportLimits } from "./BulkImportLimits.js"
 import { BulkImportRepo } from "./BulkImportRepo.js"
-import { CustomerRepo } from "./CustomerRepo.js"
-import { Customers } from "./Customers.js"
 
 /** The kind of the job that imports an import's next batch of rows. */
 export const kind = "customers.bulkImport"
@@ -94,8 +92,7 @@ export const layer = Layer.effect(
     const outbox = yield* Outbox.Outbox
     const ids = yield* Ids.Ids
     const platforms = yield* PlatformRepo.PlatformRepo
-    const customers = yield* Customers
-    const customerRepo = yield* CustomerRepo
+    const importRows = yield* BulkImportBatch.make
 
     const enqueue = (platformId: Platform.PlatformId, id: BulkImportId, index: number, dueAt: DateTime.Utc) =>
       jobs.enqueue({
@@ -128,46 +125,6 @@ export const layer = Layer.effect(
           ...(hasMore ? { errorsNextCursor: Schema.encodeSync(ErrorsCursor)(last.details.line) } : {}),
           ...(bulkImport.completedAt === undefined ? {} : { completedAt: bulkImport.completedAt })
         })
-      })
-
-    // One row: a customer, or the entry that reports why not. Each customer is created in a unit of work nested in
-    // the batch's, so a refused one leaves nothing and the batch goes on.
-    const importRow = (
-      platform: Platform.Platform,
-      header: ReadonlyArray<BulkImportCsv.Column>,
-      row: BulkImportRow
-    ): Effect.Effect<Option.Option<BulkImportError>, StoreFailure.StoreFailure> =>
-      Effect.gen(function* () {
-        const platformCustomerId = row.cells[header.indexOf("platformCustomerId")]?.trim() ?? ""
-        const entry = (code: string, reason: string, field: string, extra: Partial<BulkImportError["details"]> = {}) =>
-          Option.some(
-            new BulkImportError({
-              correlationId: platformCustomerId === "" ? String(row.line) : platformCustomerId,
-              code,
-              reason,
-              details: { line: row.line, field, ...extra }
-            })
-          )
-        const parsed = BulkImportCsv.toCustomer(header, row.cells)
-        if (Either.isLeft(parsed)) {
-          const errors = parsed.left
-          return entry("INVALID_INPUT", "The row has invalid fields", errors[0]?.field ?? "row", { errors })
-        }
-        const { request, umaAddress } = parsed.right
-        if (Option.isSome(yield* customerRepo.findByUmaAddress(platform.id, umaAddress))) {
-          return entry("UMA_ADDRESS_EXISTS", "Another customer of this platform has this UMA address", "umaAddress")
-        }
-        return yield* customers.create(platform, request, { umaAddress }).pipe(
-          Effect.as(Option.none<BulkImportError>()),
-          Effect.catchTags({
-            PlatformCustomerIdTaken: (error) =>
-              Effect.succeed(entry(error.code, error.reason, "platformCustomerId", { rule: error.details.rule })),
-            InvalidInput: (error) => {
-              const errors = (error.details?.errors ?? []).map(BulkImportCsv.toColumn)
-              return Effect.succeed(entry(error.code, error.reason, errors[0]?.field ?? "row", { errors }))
-            }
-          })
-        )
       })
 
     const event = (platformId: Platform.PlatformId, type: BulkImportEventType, data: BulkImportView) =>
@@ -268,11 +225,7 @@ export const layer = Layer.effect(
             const bulkImport = started.value
             const header = bulkImport.columns as ReadonlyArray<BulkImportCsv.Column>
             const rows = Option.getOrElse(yield* repo.findBatch(id, index), () => [])
-            const errors: Array<BulkImportError> = []
-            for (const row of rows) {
-              const failed = yield* importRow(platform.value, header, row)
-              if (Option.isSome(failed)) errors.push(failed.value)
-            }
+            const errors = yield* importRows(platform.value, header, rows)
             const successful = bulkImport.successful + rows.length - errors.length
             const last = index + 1 >= bulkImport.batchCount
             const status = !last ? "PROCESSING" : successful > 0 || bulkImport.total === 0 ? "COMPLETED" : "FAILED"

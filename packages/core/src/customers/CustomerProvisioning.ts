@@ -16,5 +16,13 @@ export class CustomerProvisioning extends Context.Tag("@payrail/core/CustomerPro
       platform: Platform.Platform,
       customer: Customer
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    /**
+     * Provisions every customer as `provision` would, at a constant number of statements whatever their number
+     * (`Customers.createMany` and bulk imports): all or nothing, in the caller's unit of work.
+     */
+    readonly provisionMany: (
+      platform: Platform.Platform,
+      customers: ReadonlyArray<Customer>
+    ) => Effect.Effect<void, StoreFailure.StoreFailure>
   }
 >() {}

@@ -29,6 +29,12 @@ export interface StoredCustomer {
   readonly version: number
 }
 
+/** A customer to insert with its write-only identifier; it is stored at version 1. */
+export interface NewCustomer {
+  readonly customer: Customer
+  readonly identifier: Option.Option<string>
+}
+
 /**
  * Storage of customers, always scoped to one platform: a customer of another platform is never found.
  * `platformCustomerId` is unique among the platform's live (not deleted) customers, enforced by the store, so
@@ -43,6 +49,29 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       customer: Customer,
       identifier: Option.Option<string>
     ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    /**
+     * Inserts every customer as `insert` would, all or nothing, counters included, at a constant number of statements
+     * (one multi-row statement per 1,000 customers on SQL adapters; none for an empty list). A `platformCustomerId`
+     * held by a live customer, or repeated among the live customers given, fails `PlatformCustomerIdTaken` naming it
+     * and inserts none of them.
+     */
+    readonly insertMany: (
+      platformId: Platform.PlatformId,
+      customers: ReadonlyArray<NewCustomer>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    /** Which of `platformCustomerIds` live customers of the platform hold (one query, whatever their number). */
+    readonly takenPlatformCustomerIds: (
+      platformId: Platform.PlatformId,
+      platformCustomerIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>, StoreFailure.StoreFailure>
+    /**
+     * Which of `umaAddresses` live customers of the platform carry, exactly as `findByUmaAddress` matches them (one
+     * query, whatever their number).
+     */
+    readonly takenUmaAddresses: (
+      platformId: Platform.PlatformId,
+      umaAddresses: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>, StoreFailure.StoreFailure>
     readonly findById: (
       platformId: Platform.PlatformId,
       id: CustomerId

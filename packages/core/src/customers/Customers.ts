@@ -6,19 +6,10 @@ import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerReq
 import { CustomerDeleted, CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
 import { type ContactChannel, usesContactVerification } from "./ContactVerification.js"
 import { KycProvider } from "./KycProvider.js"
-import {
-  DomainEvent,
-  Ids,
-  InvalidInput,
-  Outbox,
-  type Page,
-  ResourceId,
-  UnitOfWork,
-  StoreFailure
-} from "../kernel/index.js"
-import { type CustomerEventType, verificationEventType } from "./CustomerEvents.js"
+import { DomainEvent, Ids, InvalidInput, Outbox, type Page, UnitOfWork, StoreFailure } from "../kernel/index.js"
+import type { CustomerEventType } from "./CustomerEvents.js"
 import * as CustomerUpdate from "./CustomerUpdate.js"
-import * as UmaAddress from "./UmaAddress.js"
+import * as CustomerDraft from "./CustomerDraft.js"
 import { CustomerProvisioning } from "./CustomerProvisioning.js"
 import type { Platform } from "../platforms/index.js"
 
@@ -36,6 +27,25 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
       request: CreateCustomerRequest,
       options?: CreateOptions
     ) => Effect.Effect<Customer, PlatformCustomerIdTaken | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
+    /**
+     * What `create` does before it stores anything (`CustomerDraft.make`): the date rules, the provider's initial
+     * verification, the record and its events. Stores nothing.
+     */
+    readonly prepare: (
+      platform: Platform.Platform,
+      request: CreateCustomerRequest,
+      options?: CreateOptions
+    ) => Effect.Effect<CustomerDraft.CustomerDraft, InvalidInput.InvalidInput>
+    /**
+     * Stores prepared customers as `create` stores one, in one unit of work (joining the caller's) at a constant
+     * number of statements: every record (`CustomerRepo.insertMany`), their internal accounts
+     * (`CustomerProvisioning.provisionMany`) and all their events. All or nothing: a `platformCustomerId` already
+     * taken (or repeated among the drafts) fails `PlatformCustomerIdTaken` and stores none of them.
+     */
+    readonly createMany: (
+      platform: Platform.Platform,
+      drafts: ReadonlyArray<CustomerDraft.CustomerDraft>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
     readonly get: (
       platform: Platform.Platform,
       id: CustomerId
@@ -91,10 +101,7 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
 >() {}
 
 /** What `create` takes beside the request: a bulk import brings each customer's UMA address. */
-export interface CreateOptions {
-  /** The customer's UMA address; generated from its id (`UmaAddress.forCustomer`) when absent. */
-  readonly umaAddress?: UmaAddress.UmaAddress
-}
+export type CreateOptions = CustomerDraft.CreateOptions
 
 const encodeCustomer = Schema.encodeSync(Customer)
 
@@ -120,6 +127,13 @@ export const layer = Layer.effect(
 
     const event = (platform: Platform.Platform, type: CustomerEventType, customer: Customer) =>
       DomainEvent.make(platform.id, type, encodeCustomer(customer)).pipe(Effect.provideService(Ids.Ids, ids))
+
+    const prepare = (platform: Platform.Platform, request: CreateCustomerRequest, options: CreateOptions = {}) =>
+      CustomerDraft.make(platform, request, options).pipe(
+        Effect.provideService(Ids.Ids, ids),
+        Effect.provideService(KycProvider, kyc),
+        Effect.withSpan("Customers.prepare")
+      )
 
     const find = (platform: Platform.Platform, id: CustomerId) =>
       Effect.flatMap(
@@ -161,36 +175,6 @@ export const layer = Layer.effect(
           )
         )
 
-    const build = (
-      platform: Platform.Platform,
-      request: CreateCustomerRequest,
-      uuid: string,
-      now: DateTime.Utc,
-      options: CreateOptions
-    ) =>
-      Effect.gen(function* () {
-        const verification = yield* kyc.initialVerification({ platform, request })
-        const common = {
-          id: CustomerId.make(ResourceId.format("Customer", uuid)),
-          platformCustomerId: request.platformCustomerId ?? uuid,
-          umaAddress: options.umaAddress ?? UmaAddress.forCustomer(uuid, platform.config.umaDomain),
-          createdAt: now,
-          updatedAt: now,
-          isDeleted: false,
-          ...CustomerUpdate.contactFields(undefined, request)
-        }
-        if (request.customerType === "INDIVIDUAL") {
-          const { customerType: _type, platformCustomerId: _pcid, identifier, ...fields } = request
-          const kycStatus = verification.customerType === "INDIVIDUAL" ? verification.kycStatus : "UNVERIFIED"
-          const customer = new IndividualCustomer({ ...fields, ...common, customerType: "INDIVIDUAL", kycStatus })
-          return { customer, identifier: Option.fromNullable(identifier) }
-        }
-        const { customerType: _type, platformCustomerId: _pcid, ...fields } = request
-        const kybStatus = verification.customerType === "BUSINESS" ? verification.kybStatus : "UNVERIFIED"
-        const customer = new BusinessCustomer({ ...fields, ...common, customerType: "BUSINESS", kybStatus })
-        return { customer, identifier: Option.none<string>() }
-      })
-
     // The customer with some record fields replaced, as the class of its type.
     const rebuild = (
       customer: Customer,
@@ -213,21 +197,34 @@ export const layer = Layer.effect(
         request: CreateCustomerRequest,
         options: CreateOptions = {}
       ) {
-        const now = yield* DateTime.now
-        yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(now))
-        const { customer, identifier } = yield* build(platform, request, yield* ids.uuid, now, options)
-        const created = yield* event(platform, "CUSTOMER.CREATED", customer)
-        const verified = yield* Effect.transposeMapOption(verificationEventType(customer), (type) =>
-          event(platform, type, customer)
-        )
+        const { customer, identifier, events } = yield* prepare(platform, request, options)
         yield* store.transaction(
           Effect.gen(function* () {
             yield* repo.insert(platform.id, customer, identifier)
             yield* provisioning.provision(platform, customer)
-            yield* outbox.appendAll(Option.isSome(verified) ? [created, verified.value] : [created])
+            yield* outbox.appendAll(events)
           })
         )
         return customer
+      }),
+
+      prepare,
+
+      createMany: Effect.fn("Customers.createMany")(function* (
+        platform: Platform.Platform,
+        drafts: ReadonlyArray<CustomerDraft.CustomerDraft>
+      ) {
+        if (drafts.length === 0) return
+        yield* store.transaction(
+          Effect.gen(function* () {
+            yield* repo.insertMany(platform.id, drafts)
+            yield* provisioning.provisionMany(
+              platform,
+              drafts.map((draft) => draft.customer)
+            )
+            yield* outbox.appendAll(drafts.flatMap((draft) => draft.events))
+          })
+        )
       }),
 
       get: Effect.fn("Customers.get")(function* (platform: Platform.Platform, id: CustomerId) {

@@ -142,6 +142,74 @@ describeOverHttp(
       expect(await runBatches(jobId)).toBe(0)
     })
 
+    it("refuses taken or repeated UMA addresses and platformCustomerIds as rows one after the other would", async () => {
+      const createCustomer = async (platformCustomerId: string) => {
+        const response = await api.request(`${base}/customers`, {
+          method: "POST",
+          body: JSON.stringify({ customerType: "INDIVIDUAL", platformCustomerId, fullName: "Kim Lee" })
+        })
+        expect(response.status).toBe(201)
+        return (await response.json()) as { id: string; umaAddress: string }
+      }
+      const existing = await createCustomer(unique())
+      const reused = unique()
+      const gone = await createCustomer(reused)
+      expect((await api.request(`${base}/customers/${gone.id}`, { method: "DELETE" })).status).toBe(200)
+      const [a, b, c, d, e, f, x, y, g] = [
+        unique(),
+        unique(),
+        unique(),
+        unique(),
+        unique(),
+        unique(),
+        unique(),
+        unique(),
+        unique()
+      ]
+      const row = (id: string, uma: string, birthDate = "1990-01-15") =>
+        `${uma},${id},INDIVIDUAL,Ada Lovelace,${birthDate},${id}@example.com,,1 Main St,Austin,TX,78701,US`
+      const at = (id: string) => `$${id}@uma.example.com`
+      // Batches of two rows: conflicts within a batch and with earlier batches are both found.
+      const { body } = await upload(
+        csv(
+          row(a, at(a)),
+          row(a, at(b)), // a's platformCustomerId, earlier in the batch
+          row(c, at(a)), // a's UMA address, taken by the previous batch
+          row(d, existing.umaAddress), // a customer's UMA address
+          row(e, at(e)),
+          row(f, at(e)), // e's UMA address, earlier in the batch
+          row(x, at(a)), // refused: creates nothing, so its platformCustomerId stays free...
+          row(x, at(y)), // ...for the next row
+          row(g, at(a), "2999-01-01"), // invalid fields win over conflicts
+          row(reused, gone.umaAddress) // a deleted customer's UMA address and platformCustomerId are free
+        )
+      )
+      await runAll(body.jobId)
+      const done = await get(body.jobId)
+      expect(done.body.progress).toEqual({ total: 10, processed: 10, successful: 4, failed: 6 })
+      const errors = done.body.errors as ReadonlyArray<BulkImport.BulkImportError>
+      expect(errors.map((error) => [error.correlationId, error.code, error.details.line, error.details.field])).toEqual(
+        [
+          [a, "CONFLICT", 3, "platformCustomerId"],
+          [c, "UMA_ADDRESS_EXISTS", 4, "umaAddress"],
+          [d, "UMA_ADDRESS_EXISTS", 5, "umaAddress"],
+          [f, "UMA_ADDRESS_EXISTS", 7, "umaAddress"],
+          [x, "UMA_ADDRESS_EXISTS", 8, "umaAddress"],
+          [g, "INVALID_INPUT", 10, "birthDate"]
+        ]
+      )
+      for (const [id, uma] of [
+        [a, at(a)],
+        [e, at(e)],
+        [x, at(y)],
+        [reused, gone.umaAddress]
+      ] as const) {
+        const found = await api.request(`${base}/customers?platformCustomerId=${encodeURIComponent(id)}`)
+        const page = (await found.json()) as { data: ReadonlyArray<{ umaAddress: string }> }
+        expect(page.data.map((customer) => customer.umaAddress)).toEqual([uma])
+      }
+    })
+
     it("pages the failed rows with errorsLimit and errorsNextCursor", async () => {
       const rows = Array.from({ length: 5 }, () => individual(unique(), { birthDate: "nope" }))
       const { body } = await upload(csv(...rows))

@@ -1,6 +1,6 @@
 import { DateTime, Effect, Layer, Option } from "effect"
 import { type Customer, CustomerRepo, Errors, Page } from "@payrail/core"
-import { MemoryState, removeEntry, setEntry } from "../kernel/MemoryState.js"
+import { MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
 interface Row extends CustomerRepo.StoredCustomer {
   readonly platformId: string
@@ -58,6 +58,44 @@ export const layer = Layer.effect(
             ] as const
           })
         ),
+      insertMany: (platformId, customers) =>
+        Effect.flatten(
+          state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
+            // All or nothing: every key is checked (against the store and the earlier customers given) first.
+            const keys = new Set<string>()
+            for (const { customer } of customers) {
+              if (customer.isDeleted) continue
+              const key = uniqueKey(platformId, customer.platformCustomerId)
+              if (byPlatformCustomerId.has(key) || keys.has(key)) {
+                return [Effect.fail(Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)), () => {}] as const
+              }
+              keys.add(key)
+            }
+            const undos = customers.flatMap(({ customer, identifier }) => [
+              ...(customer.isDeleted
+                ? []
+                : [setEntry(byPlatformCustomerId, uniqueKey(platformId, customer.platformCustomerId), customer.id)]),
+              setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
+            ])
+            return [Effect.void, undoAll(undos)] as const
+          })
+        ),
+      takenPlatformCustomerIds: (platformId, platformCustomerIds) =>
+        Effect.sync(
+          () => new Set(platformCustomerIds.filter((value) => byPlatformCustomerId.has(uniqueKey(platformId, value))))
+        ),
+      takenUmaAddresses: (platformId, umaAddresses) =>
+        Effect.sync(() => {
+          const wanted = new Set(umaAddresses)
+          const taken = new Set<string>()
+          for (const { customer, platformId: owner } of rows.values()) {
+            const address = customer.umaAddress
+            if (owner === platformId && !customer.isDeleted && address !== undefined && wanted.has(address)) {
+              taken.add(address)
+            }
+          }
+          return taken
+        }),
       findById: (platformId, id) =>
         Effect.sync(() =>
           Option.fromNullable(rows.get(id)).pipe(

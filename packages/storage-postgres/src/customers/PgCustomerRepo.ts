@@ -2,12 +2,12 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import type { Fragment } from "@effect/sql/Statement"
 import { Customer, CustomerRepo, Errors, Page, Platform } from "@payrail/core"
-import { type Context, Effect, Layer, Option, Schema } from "effect"
+import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record, Returned } from "../internal/rows.js"
-import { isUniqueViolation } from "../internal/sqlState.js"
-import { storable } from "../internal/text.js"
+import { isUniqueViolation, uniqueViolationValue } from "../internal/sqlState.js"
+import { storable, takenAmong } from "../internal/text.js"
 import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
 
 const initialVersion = 1
@@ -38,6 +38,9 @@ const ById = Schema.Struct({ platformId: Platform.PlatformId, id: Customer.Custo
 const Listing = Schema.Struct({ platformId: Platform.PlatformId, filter: Filter, page: PageRequest })
 
 const keyOf = (customer: Customer.Customer): Page.Cursor => ({ createdAt: customer.createdAt, id: customer.id })
+
+/** The most customers one `insertMany` statement carries (12 parameters each, far below PostgreSQL's 65,535). */
+const insertManyChunk = 1_000
 
 /**
  * `CustomerRepo` on the `customers` table, every statement scoped by `platform_id`.
@@ -104,6 +107,48 @@ export const make: Effect.Effect<
           SELECT platform_id, customer_type, slot, 1 FROM inserted WHERE NOT is_deleted
           ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + 1`
       )
+  })
+
+  // `insert` for many rows: one multi-row INSERT, the counters of each (type, slot) raised by the number of its rows
+  // in the same statement (grouped, as one INSERT … ON CONFLICT may change a row only once; in slot order, so
+  // concurrent statements take the counter rows in one order).
+  const insertMany = SqlSchema.void({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Schema.NonEmptyArray(Stored) }),
+    execute: ({ platformId, stored }) =>
+      Effect.flatMap(
+        Effect.forEach(stored, (one) =>
+          Effect.map(columns(one), (values) => ({ id: one.customer.id, platform_id: platformId, ...values }))
+        ),
+        (rows) => sql`WITH inserted AS (
+            INSERT INTO customers ${sql.insert(rows)}
+            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
+          )
+          INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
+          SELECT platform_id, customer_type, slot, count(*) FROM inserted WHERE NOT is_deleted
+          GROUP BY platform_id, customer_type, slot ORDER BY customer_type, slot
+          ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + EXCLUDED.n`
+      )
+  })
+
+  // Through the partial unique index on (platform_id, platform_customer_id) of live customers.
+  const takenPlatformCustomerIds = SqlSchema.findAll({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, values: Schema.NonEmptyArray(Schema.String) }),
+    Result: Schema.Struct({ value: Schema.String }),
+    execute: ({ platformId, values }) =>
+      sql`SELECT DISTINCT platform_customer_id AS value FROM customers
+          WHERE platform_id = ${platformId} AND platform_customer_id IN ${sql.in(values)} AND NOT is_deleted`
+  })
+
+  // Through the UMA address index, first, as `findByUmaAddress` reads it (see there).
+  const takenUmaAddresses = SqlSchema.findAll({
+    Request: Schema.Struct({ platformId: Platform.PlatformId, values: Schema.NonEmptyArray(Schema.String) }),
+    Result: Schema.Struct({ value: Schema.String }),
+    execute: ({ platformId, values }) =>
+      sql`WITH matching AS MATERIALIZED (
+            SELECT record->>'umaAddress' AS value, record->>'isDeleted' AS deleted FROM customers
+            WHERE platform_id = ${platformId} AND record->>'umaAddress' IN ${sql.in(values)}
+          )
+          SELECT DISTINCT value FROM matching WHERE NOT deleted::boolean`
   })
 
   const findById = SqlSchema.findOne({
@@ -184,6 +229,41 @@ export const make: Effect.Effect<
             ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
             : Errors.StoreFailure.wrap("customers.insert")(error)
         )
+      ),
+
+    insertMany: (platformId, customers) =>
+      Effect.forEach(
+        Arr.chunksOf(customers, insertManyChunk),
+        (chunk) =>
+          Arr.isNonEmptyReadonlyArray(chunk)
+            ? insertMany({
+                platformId,
+                stored: Arr.map(chunk, ({ customer, identifier }) => ({
+                  customer,
+                  identifier,
+                  version: initialVersion
+                }))
+              })
+            : Effect.void,
+        { discard: true }
+      ).pipe(
+        Effect.mapError((error) =>
+          isUniqueViolation(error, customersPlatformCustomerIdKey)
+            ? Errors.PlatformCustomerIdTaken.of(
+                uniqueViolationValue(error) ?? customers[0]?.customer.platformCustomerId ?? ""
+              )
+            : Errors.StoreFailure.wrap("customers.insertMany")(error)
+        )
+      ),
+
+    takenPlatformCustomerIds: (platformId, platformCustomerIds) =>
+      takenAmong(platformCustomerIds, (values) => takenPlatformCustomerIds({ platformId, values })).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("customers.takenPlatformCustomerIds"))
+      ),
+
+    takenUmaAddresses: (platformId, umaAddresses) =>
+      takenAmong(umaAddresses, (values) => takenUmaAddresses({ platformId, values })).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("customers.takenUmaAddresses"))
       ),
 
     findById: (platformId, id) =>

@@ -258,4 +258,121 @@ export const register = (it: Methods) => {
         expect((yield* repo.list(platform.id, {}, firstPage(10))).totalCount).toBe(2)
       })
   )
+
+  it.effect("inserts many customers at once, identifiers and version 1, counted per platform and type", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const individuals = Array.from({ length: 30 }, () => Fixtures.individual())
+      const businesses = Array.from({ length: 5 }, () => Fixtures.business())
+      const deleted = new Customer.IndividualCustomer({ ...Fixtures.individual(), isDeleted: true })
+      const given = [...individuals, ...businesses, deleted].map((customer, index) => ({
+        customer,
+        identifier: index === 0 ? Option.some("123-45-6789") : Fixtures.noIdentifier
+      }))
+      yield* repo.insertMany(platform.id, given)
+      yield* repo.insertMany(platform.id, [])
+      for (const { customer, identifier } of given) {
+        expect(yield* repo.findById(platform.id, customer.id)).toEqual(
+          Option.some({ customer, identifier, version: 1 })
+        )
+      }
+      const totalOf = (filter: CustomerRepo.CustomerFilter) =>
+        Effect.map(repo.list(platform.id, filter, firstPage(1)), (page) => page.totalCount)
+      expect(yield* totalOf({})).toBe(35)
+      expect(yield* totalOf({ customerType: "INDIVIDUAL" })).toBe(30)
+      expect(yield* totalOf({ customerType: "BUSINESS" })).toBe(5)
+      expect(yield* totalOf({ isIncludingDeleted: true })).toBe(36)
+      yield* repo.insert(platform.id, Fixtures.business(), Fixtures.noIdentifier)
+      expect(yield* totalOf({ customerType: "BUSINESS" })).toBe(6)
+    })
+  )
+
+  it.effect("inserts none of many customers when one platformCustomerId is taken or repeated, naming it", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      yield* repo.insert(
+        platform.id,
+        Fixtures.individual({ platformCustomerId: "held, by one" }),
+        Fixtures.noIdentifier
+      )
+      const fresh = Array.from({ length: 4 }, () => Fixtures.individual())
+      const clash = Fixtures.individual({ platformCustomerId: "held, by one" })
+      const withTaken = [...fresh.slice(0, 2), clash, ...fresh.slice(2)].map((customer) => ({
+        customer,
+        identifier: Fixtures.noIdentifier
+      }))
+      expect(yield* Effect.either(repo.insertMany(platform.id, withTaken))).toEqual(
+        Either.left(CustomerErrors.PlatformCustomerIdTaken.of("held, by one"))
+      )
+      const twice = [
+        Fixtures.individual({ platformCustomerId: "twice" }),
+        Fixtures.business(),
+        Fixtures.individual({ platformCustomerId: "twice" })
+      ].map((customer) => ({ customer, identifier: Fixtures.noIdentifier }))
+      expect(yield* Effect.either(repo.insertMany(platform.id, twice))).toEqual(
+        Either.left(CustomerErrors.PlatformCustomerIdTaken.of("twice"))
+      )
+      for (const { customer } of [...withTaken, ...twice]) {
+        expect(yield* repo.findById(platform.id, customer.id)).toEqual(Option.none())
+      }
+      expect((yield* repo.list(platform.id, {}, firstPage(10))).totalCount).toBe(1)
+      // The same customers on another platform, and a unit of work that recovers from the refusal, go on.
+      const other = yield* Fixtures.insertPlatform
+      const elsewhere = [Fixtures.individual({ platformCustomerId: "held, by one" }), Fixtures.business()]
+      yield* repo.insertMany(
+        other.id,
+        elsewhere.map((customer) => ({ customer, identifier: Fixtures.noIdentifier }))
+      )
+      expect((yield* repo.list(other.id, {}, firstPage(10))).totalCount).toBe(2)
+      const store = yield* UnitOfWork.UnitOfWork
+      yield* store.transaction(
+        Effect.gen(function* () {
+          const refused = yield* Effect.either(store.transaction(repo.insertMany(platform.id, withTaken)))
+          expect(Either.isLeft(refused)).toBe(true)
+          yield* repo.insertMany(
+            platform.id,
+            fresh.map((customer) => ({ customer, identifier: Fixtures.noIdentifier }))
+          )
+        })
+      )
+      expect((yield* repo.list(platform.id, {}, firstPage(10))).totalCount).toBe(5)
+    })
+  )
+
+  it.effect("tells which platformCustomerIds and UMA addresses live customers of the platform hold", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const withAddress = (customer: Customer.IndividualCustomer, address: string) =>
+        new Customer.IndividualCustomer({ ...customer, umaAddress: UmaAddress.UmaAddress.make(address) })
+      const live = withAddress(Fixtures.individual({ platformCustomerId: "live" }), "$live@uma.example")
+      const gone = new Customer.IndividualCustomer({
+        ...withAddress(Fixtures.individual({ platformCustomerId: "gone" }), "$gone@uma.example"),
+        isDeleted: true
+      })
+      const elsewhere = withAddress(Fixtures.individual({ platformCustomerId: "elsewhere" }), "$else@uma.example")
+      yield* repo.insertMany(platform.id, [
+        { customer: live, identifier: Fixtures.noIdentifier },
+        { customer: gone, identifier: Fixtures.noIdentifier }
+      ])
+      yield* repo.insert(other.id, elsewhere, Fixtures.noIdentifier)
+      const ids = ["live", "gone", "elsewhere", "nobody", "live", "nul\u0000"]
+      expect(yield* repo.takenPlatformCustomerIds(platform.id, ids)).toEqual(new Set(["live"]))
+      expect(yield* repo.takenPlatformCustomerIds(other.id, ids)).toEqual(new Set(["elsewhere"]))
+      expect(yield* repo.takenPlatformCustomerIds(platform.id, [])).toEqual(new Set())
+      const addresses = [
+        "$live@uma.example",
+        "$LIVE@uma.example",
+        "$gone@uma.example",
+        "$else@uma.example",
+        "$nul\u0000@uma.example"
+      ]
+      expect(yield* repo.takenUmaAddresses(platform.id, addresses)).toEqual(new Set(["$live@uma.example"]))
+      expect(yield* repo.takenUmaAddresses(other.id, addresses)).toEqual(new Set(["$else@uma.example"]))
+      expect(yield* repo.takenUmaAddresses(platform.id, [])).toEqual(new Set())
+    })
+  )
 }
