@@ -65,11 +65,15 @@ export class PayrailClient extends Context.Tag("@payrail/client/PayrailClient")<
 
 type AnyMethod = (request?: Record<string, unknown>) => Effect.Effect<unknown, unknown>
 
+// Each call is a span named after its operation (`PayrailClient.customers.create`), so traces show where time goes.
 const wrap =
-  (method: AnyMethod) =>
+  (method: AnyMethod, span: string) =>
   (request?: Record<string, unknown> & CallOptions): Effect.Effect<unknown, PayrailClientError> => {
     const { idempotencyKey, ...contractRequest } = request ?? {}
-    return method(request === undefined ? undefined : contractRequest).pipe(asCall(idempotencyKey))
+    return method(request === undefined ? undefined : contractRequest).pipe(
+      asCall(idempotencyKey),
+      Effect.withSpan(span)
+    )
   }
 
 /** A client made from the contract (`HttpApiClient`) that sends through the shared transport. */
@@ -87,7 +91,8 @@ export const make = (config: Config): Effect.Effect<Client> =>
     const client: Record<string, Record<string, unknown>> = {}
     for (const [groupName, group] of Object.entries(typed as unknown as Record<string, Record<string, AnyMethod>>)) {
       const methods: Record<string, unknown> = {}
-      for (const [name, method] of Object.entries(group)) methods[name] = wrap(method)
+      for (const [name, method] of Object.entries(group))
+        methods[name] = wrap(method, `PayrailClient.${groupName}.${name}`)
       client[groupName] = methods
     }
     return client as unknown as Client

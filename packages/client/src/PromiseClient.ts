@@ -105,9 +105,6 @@ const authOf = (options: PayrailClientOptions): PayrailAuth => {
 
 type Json = Record<string, unknown>
 
-const queryValue = (value: unknown): string | ReadonlyArray<string> =>
-  Array.isArray(value) ? value.map(String) : String(value)
-
 /** The request of one call: path parameters in the path, the other parameters in the query. */
 const requestOf = (
   endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps,
@@ -124,8 +121,10 @@ const requestOf = (
     return encodeURIComponent(String(value))
   })
   let request = HttpClientRequest.make(endpoint.method)(`${baseUrl.replace(/\/+$/, "")}${path}`)
+  // An array parameter repeats its name (`?currency=USD&currency=EUR`); `undefined` leaves the parameter out.
   for (const [name, value] of Object.entries(query))
-    if (value !== undefined) request = HttpClientRequest.setUrlParam(request, name, queryValue(value) as string)
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      request = HttpClientRequest.appendUrlParam(request, name, String(item))
   if (options?.headers !== undefined) request = HttpClientRequest.setHeaders(request, options.headers)
   if (body instanceof FormData) return HttpClientRequest.bodyFormData(request, body)
   return body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)

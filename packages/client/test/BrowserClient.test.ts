@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 import { describe, expect, it } from "vitest"
 import { launch, suite } from "../../http/test/support/Browser.js"
-import { serverFor, storeNames } from "./support/Servers.js"
+import { serverFor, stores } from "./support/Servers.js"
 
 const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url))
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))
@@ -37,8 +37,8 @@ interface PageResult {
 
 const { skip, title } = suite("@payrail/client in headless Chromium")
 
-for (const store of storeNames) {
-  describe.skipIf(skip)(`${title} against the reference server on ${store}`, () => {
+for (const { store, label, skip: noDatabase } of stores) {
+  describe.skipIf(skip || noDatabase)(`${title} against the reference server on ${label}`, () => {
     const server = serverFor(store, "client_browser")
 
     it("bundles for the browser with no Node built-in and makes calls from a page", async () => {

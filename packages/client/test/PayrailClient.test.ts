@@ -3,13 +3,13 @@ import { Chunk, Effect, Schema, Stream } from "effect"
 import { Customer, CustomerRequest } from "@payrail/core"
 import { PayrailAuth, PayrailClient, PayrailError, PayrailNetworkError } from "@payrail/client"
 import { freePort } from "../../server/test/ServerProcess.js"
-import { recordingFetch, serverFor, storeNames } from "./support/Servers.js"
+import { recordingFetch, serverFor, stores } from "./support/Servers.js"
 
 const individual = (fullName: string) =>
   Schema.decodeUnknownSync(CustomerRequest.CreateIndividualCustomer)({ customerType: "INDIVIDUAL", fullName })
 
-for (const store of storeNames) {
-  describe(`Effect client against the reference server on ${store}`, () => {
+for (const { store, label, skip } of stores) {
+  describe.skipIf(skip)(`Effect client against the reference server on ${label}`, () => {
     const server = serverFor(store, "client_effect")
     const layer = (options: Partial<PayrailClient.Config> = {}) =>
       PayrailClient.layer({

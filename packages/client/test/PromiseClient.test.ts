@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { createPayrailClient, PayrailError, PayrailNetworkError } from "@payrail/client"
 import { freePort } from "../../server/test/ServerProcess.js"
-import { recordingFetch, serverFor, storeNames } from "./support/Servers.js"
+import { recordingFetch, serverFor, stores } from "./support/Servers.js"
 
-for (const store of storeNames) {
-  describe(`Promise client against the reference server on ${store}`, () => {
+for (const { store, label, skip } of stores) {
+  describe.skipIf(skip)(`Promise client against the reference server on ${label}`, () => {
     const server = serverFor(store, "client_promise")
     const payrail = (options: { fetch?: typeof globalThis.fetch; maxRetries?: number } = {}) =>
       createPayrailClient({
