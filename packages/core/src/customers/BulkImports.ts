@@ -162,6 +162,8 @@ export const layer = Layer.effect(
           Effect.catchTags({
             PlatformCustomerIdTaken: (error) =>
               Effect.succeed(entry(error.code, error.reason, "platformCustomerId", { rule: error.details.rule })),
+            EndUserTermsVersionNotFound: (error) =>
+              Effect.succeed(entry(error.code, error.reason, "endUserTermsVersion")),
             InvalidInput: (error) => {
               const errors = (error.details?.errors ?? []).map(BulkImportCsv.toColumn)
               return Effect.succeed(entry(error.code, error.reason, errors[0]?.field ?? "row", { errors }))
