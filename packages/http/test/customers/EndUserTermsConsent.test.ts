@@ -88,3 +88,32 @@ describeOverHttp("End User Terms consent on customers over HTTP", {}, (api) => {
     )
   })
 })
+
+describeOverHttp(
+  "End User Terms consent under the operator's own terms over HTTP",
+  { endUserTerms: { version: "2026-05", url: "https://operator.example/terms/2026-05" } },
+  (api) => {
+    it("accepts only the version the deployment publishes (PAYRAIL_END_USER_TERMS_VERSION on the server)", async () => {
+      const terms = await (await api.request(`${base}/customers/end-user-terms`)).json()
+      expect(terms.version).toBe("2026-05")
+      const post = (termsVersion: string) =>
+        api.request(`${base}/customers`, {
+          method: "POST",
+          body: JSON.stringify({
+            customerType: "INDIVIDUAL",
+            fullName: "Grace Hopper",
+            endUserTermsConsent: consent({ termsVersion })
+          })
+        })
+      const stale = await post("V1")
+      expect(stale.status).toBe(400)
+      expect(await stale.json()).toMatchObject({
+        code: "END_USER_TERMS_VERSION_NOT_FOUND",
+        details: { termsVersion: "V1", currentVersion: "2026-05" }
+      })
+      const accepted = await post("2026-05")
+      expect(accepted.status).toBe(201)
+      expect((await accepted.json()).endUserTermsConsent.termsVersion).toBe("2026-05")
+    })
+  }
+)
