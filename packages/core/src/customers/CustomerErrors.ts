@@ -57,7 +57,8 @@ export class EndUserTermsVersionNotFound extends Schema.TaggedError<EndUserTerms
 ) {
   static of(termsVersion: string, currentVersion: string): EndUserTermsVersionNotFound {
     return new EndUserTermsVersionNotFound({
-      reason: `End User Terms version ${termsVersion} does not exist: accept the current version ${currentVersion}`,
+      // The reason does not repeat the submitted version (an input); `details.termsVersion` carries it.
+      reason: `No such End User Terms version: accept the current version ${currentVersion}`,
       details: { field: "endUserTermsConsent.termsVersion", termsVersion, currentVersion }
     })
   }

@@ -49,7 +49,7 @@ describeOverHttp("End User Terms consent on customers over HTTP", {}, (api) => {
     expect(refused.status).toBe(400)
     expect(await refused.json()).toMatchObject({
       code: "END_USER_TERMS_VERSION_NOT_FOUND",
-      reason: expect.stringContaining("V0"),
+      reason: "No such End User Terms version: accept the current version V1",
       details: { field: "endUserTermsConsent.termsVersion", termsVersion: "V0", currentVersion: "V1" }
     })
     const listed = await api.request(`${base}/customers?platformCustomerId=${platformCustomerId}`)
