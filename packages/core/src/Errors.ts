@@ -11,7 +11,12 @@ export {
   InvalidTransition,
   OwnershipChallengeUnavailable
 } from "./accounts/AccountErrors.js"
-export { CustomerDeleted, CustomerNotFound, PlatformCustomerIdTaken } from "./customers/CustomerErrors.js"
+export {
+  CustomerDeleted,
+  CustomerNotFound,
+  EndUserTermsVersionNotFound,
+  PlatformCustomerIdTaken
+} from "./customers/CustomerErrors.js"
 export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"
 export { ContactCodeRefused, ContactVerificationConflict } from "./verification/ContactVerificationErrors.js"

@@ -15,7 +15,9 @@ import { Sha256, StablecoinErrors, StablecoinProvider } from "@payrail/core"
  *   `SANDBOX_PROVIDER_FAILED` (the operation is `FAILED`, `failureReason: PROVIDER_TRANSFER_FAILED`, nothing moves)
  *   or `SANDBOX_PROVIDER_UNAVAILABLE` (503 `SERVICE_UNAVAILABLE`, nothing is recorded), or, on a mint,
  *   `SANDBOX_PROVIDER_PENDING` (`PENDING`, `providerStatus: pending`, as a wire-funded mint awaiting its funds; its
- *   settlement completes it).
+ *   settlement completes it). `SANDBOX_PROVIDER_PENDING_FAILS`, on a mint or a burn, is taken `PENDING` and its
+ *   settlement fails (`FAILED`, `failureReason: PROVIDER_SETTLEMENT_FAILED`): a mint credits nothing, a burn's
+ *   debit of the supply is reversed.
  *
  * The secret is never kept: the link's credential reference is a digest of the client id and secret.
  */
@@ -23,6 +25,7 @@ export const invalidSecret = "sandbox_invalid_secret"
 export const failedDescription = "SANDBOX_PROVIDER_FAILED"
 export const unavailableDescription = "SANDBOX_PROVIDER_UNAVAILABLE"
 export const pendingDescription = "SANDBOX_PROVIDER_PENDING"
+export const pendingFailsDescription = "SANDBOX_PROVIDER_PENDING_FAILS"
 
 const statusOf = (providerAccountId: string) =>
   providerAccountId.endsWith("_invalid") ? "INVALID" : providerAccountId.endsWith("_revoked") ? "REVOKED" : "ACTIVE"
@@ -50,12 +53,18 @@ export const layer: Layer.Layer<StablecoinProvider.StablecoinProvider> = Layer.s
       request.description === unavailableDescription
         ? Effect.fail(StablecoinErrors.ProviderUnavailable.of(request.link.account.provider))
         : Effect.succeed(
-            request.description === pendingDescription && request.operationType === "MINT"
+            (request.description === pendingDescription && request.operationType === "MINT") ||
+              request.description === pendingFailsDescription
               ? { status: "PENDING", providerStatus: "pending" }
               : request.description === failedDescription
                 ? { status: "FAILED", providerStatus: "failed", failureReason: "PROVIDER_TRANSFER_FAILED" }
                 : { status: "COMPLETED", providerStatus: "complete" }
           ),
-    settle: () => Effect.succeed({ status: "COMPLETED", providerStatus: "complete" })
+    settle: (request) =>
+      Effect.succeed(
+        request.description === pendingFailsDescription
+          ? { status: "FAILED", providerStatus: "failed", failureReason: "PROVIDER_SETTLEMENT_FAILED" }
+          : { status: "COMPLETED", providerStatus: "complete" }
+      )
   })
 )

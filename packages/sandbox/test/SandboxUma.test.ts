@@ -50,8 +50,10 @@ describe("sandbox UMA addresses", () => {
     Effect.gen(function* () {
       expect(yield* receiver("$success.mxn@sandbox.uma.money")).toEqual({
         currencies: ["MXN"],
-        requiredPayerDataFields: [{ name: "FULL_NAME", mandatory: false }]
+        requiredPayerDataFields: [{ name: "FULL_NAME", mandatory: false }],
+        receiverCustomerInfo: { FULL_NAME: "Sandbox Receiver SUCCESS" }
       })
+      expect((yield* receiver("$bob@wallet.example")).receiverCustomerInfo).toBeUndefined()
       expect((yield* receiver("$bob@wallet.example")).currencies).toEqual(["USD"])
       expect(yield* Effect.flip(receiver("$bob@sandbox.uma.money"))).toMatchObject({
         code: "UMA_NOT_FOUND",

@@ -93,7 +93,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "invitations",
             "stablecoins",
             "incoming_decisions",
-            "bulk_imports"
+            "bulk_imports",
+            "stablecoin_tokens"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -42,6 +42,12 @@ export const PlatformCustomerIdTakenBody = wire(
   409,
   "platformCustomerId already in use"
 )
+/** 400 `END_USER_TERMS_VERSION_NOT_FOUND`: `endUserTermsConsent.termsVersion` is not the current terms version. */
+export const EndUserTermsVersionNotFoundBody = wire(
+  Errors.EndUserTermsVersionNotFound,
+  400,
+  "endUserTermsConsent.termsVersion is not the current End User Terms version (GET /customers/end-user-terms)"
+)
 /** 403 `FORBIDDEN` (defined with the permissions it enforces, `Authentication.PermissionDeniedBody`). */
 export const PermissionDeniedBody = Authentication.PermissionDeniedBody
 
@@ -83,6 +89,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .setPayload(reportFieldErrors(CustomerRequest.CreateCustomerRequest))
       .addSuccess(CreatedCustomer)
       .addError(PlatformCustomerIdTakenBody)
+      .addError(EndUserTermsVersionNotFoundBody)
       .annotate(OpenApi.Summary, "Create a customer")
   )
   .add(
@@ -110,6 +117,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .addError(EmailOtpCredentialSetChangedBody)
       .addError(CustomerNotFoundBody)
       .addError(CustomerDeletedBody)
+      .addError(EndUserTermsVersionNotFoundBody)
       .annotate(OpenApi.Summary, "Update a customer")
       .annotate(
         OpenApi.Description,

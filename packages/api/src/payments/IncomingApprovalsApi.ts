@@ -72,7 +72,8 @@ export class IncomingApprovalsApi extends HttpApiGroup.make("incomingApprovals")
       .annotate(
         OpenApi.Description,
         "Withdraws an ACH transfer (a push, or a pull from an external account) that is still `PROCESSING`: it " +
-          "becomes `FAILED` with a completed refund of reason `USER_CANCELLATION`, and its reserved money is released. " +
+          "becomes `FAILED` with a completed refund of reason `USER_CANCELLATION`, and its reserved money is released; " +
+          "the body's `reason`, if any, is kept on the transaction as `cancellationReason`. " +
           "Wires, instant rails, crypto and UMA payments, incoming payments and settled transfers answer 409 " +
           "`TRANSACTION_NOT_CANCELLABLE` with the rule (`not_outgoing`, `rail_not_cancellable`, `already_sent`)."
       )

@@ -91,3 +91,10 @@ export const BalanceLimitExceededBody = wire(
   409,
   "The stablecoin's supply would exceed 9007199254740991 minor units of its base currency"
 )
+
+/** 409 `CONFLICT` (`details.rule: stablecoin_already_registered`): the platform registered this token already. */
+export const StablecoinAlreadyRegisteredBody = wire(
+  StablecoinErrors.StablecoinAlreadyRegistered,
+  409,
+  "The platform has already registered this token (same network and networkTokenIdentifier)"
+)

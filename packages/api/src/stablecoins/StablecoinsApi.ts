@@ -25,6 +25,7 @@ import {
   ProviderAccountRevokedBody,
   ProviderAccountSelectionRequiredBody,
   ProviderUnavailableBody,
+  StablecoinAlreadyRegisteredBody,
   StablecoinNotFoundBody,
   StablecoinNotProvisionedBody,
   StablecoinOperationNotFoundBody
@@ -129,11 +130,13 @@ export class StablecoinsApi extends HttpApiGroup.make("stablecoins")
       .addError(ProviderAccountInvalidBody)
       .addError(ProviderAccountRevokedBody)
       .addError(ProviderAccountSelectionRequiredBody)
+      .addError(StablecoinAlreadyRegisteredBody)
       .annotate(OpenApi.Summary, "Register an existing provider-created stablecoin")
       .annotate(
         OpenApi.Description,
         "Links a token the provider created to Payrail, against `stablecoinProviderAccountId` or the only active " +
-          "link. `Idempotency-Key` is required."
+          "link. `Idempotency-Key` is required. A token the platform registered already (same `network` and " +
+          "`networkTokenIdentifier`) is 409 `CONFLICT` with `details.rule: stablecoin_already_registered`."
       )
   )
   .add(

@@ -71,9 +71,13 @@ export const make: Effect.Effect<ImportRows, never, Customers | CustomerRepo | U
       const { request, umaAddress } = parsed.right
       return customers.prepare(platform, request, { umaAddress }).pipe(
         Effect.map((draft) => Either.right({ row, umaAddress, draft })),
-        Effect.catchTag("InvalidInput", (error) => {
-          const errors = (error.details?.errors ?? []).map(BulkImportCsv.toColumn)
-          return Effect.succeed(Either.left(entry(error.code, error.reason, errors[0]?.field ?? "row", { errors })))
+        Effect.catchTags({
+          EndUserTermsVersionNotFound: (error) =>
+            Effect.succeed(Either.left(entry(error.code, error.reason, "endUserTermsVersion"))),
+          InvalidInput: (error) => {
+            const errors = (error.details?.errors ?? []).map(BulkImportCsv.toColumn)
+            return Effect.succeed(Either.left(entry(error.code, error.reason, errors[0]?.field ?? "row", { errors })))
+          }
         })
       )
     }

@@ -24,7 +24,11 @@ export const columns = [
   "postalCode",
   "country",
   "platformAccountId",
-  "description"
+  "description",
+  "endUserTermsVersion",
+  "endUserTermsAcceptedAt",
+  "endUserTermsIpAddress",
+  "endUserTermsAcceptanceMethod"
 ] as const
 export type Column = (typeof columns)[number]
 
@@ -81,8 +85,22 @@ const columnOfField: Readonly<Record<string, Column>> = {
   "address.country": "country",
   "businessInfo.legalName": "businessLegalName",
   "businessInfo.registrationNumber": "businessRegistrationNumber",
-  "businessInfo.taxId": "businessTaxId"
+  "businessInfo.taxId": "businessTaxId",
+  endUserTermsConsent: "endUserTermsVersion",
+  "endUserTermsConsent.termsVersion": "endUserTermsVersion",
+  "endUserTermsConsent.acceptedAt": "endUserTermsAcceptedAt",
+  "endUserTermsConsent.ipAddress": "endUserTermsIpAddress",
+  "endUserTermsConsent.acceptanceMethod": "endUserTermsAcceptanceMethod"
 }
+
+// The End User Terms consent's fields and their columns: a row filling any of them gives a consent, which must be
+// complete and valid as on `POST /customers`.
+const consentColumns = [
+  ["termsVersion", "endUserTermsVersion"],
+  ["acceptedAt", "endUserTermsAcceptedAt"],
+  ["ipAddress", "endUserTermsIpAddress"],
+  ["acceptanceMethod", "endUserTermsAcceptanceMethod"]
+] as const
 
 /** A field error of `POST /customers` (a dot path of its body) as one of the row's columns, where it has one. */
 export const toColumn = (error: FieldError.FieldError): FieldError.FieldError => {
@@ -104,7 +122,8 @@ const required = (column: string) => new FieldError.FieldError({ field: column, 
 /**
  * A row as a customer to create, validated as `POST /customers` validates its body, or every invalid cell as a
  * field error named by its column. Empty cells are absent values. `umaAddress` may omit its leading `$` and is
- * compared in lowercase; `platformAccountId` and `description` are accepted and not stored.
+ * compared in lowercase; `platformAccountId` and `description` are accepted and not stored. The `endUserTerms*`
+ * columns, when a row fills any, are its `endUserTermsConsent`.
  */
 export const toCustomer = (
   header: ReadonlyArray<Column>,
@@ -140,8 +159,12 @@ export const toCustomer = (
       ] as const
     ).flatMap(([field, column]) => (row.has(column) ? [[field, row.get(column)]] : []))
   )
+  const consent = Object.fromEntries(
+    consentColumns.flatMap(([field, column]) => (row.has(column) ? [[field, row.get(column)]] : []))
+  )
   const common = {
     customerType: type,
+    ...(Object.keys(consent).length > 0 ? { endUserTermsConsent: consent } : {}),
     ...(row.has("platformCustomerId") ? { platformCustomerId: row.get("platformCustomerId") } : {}),
     ...(Object.keys(address).length > 0 ? { address } : {})
   }

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ContactVerification } from "./ContactVerification.js"
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { EndUserTermsConsent } from "./EndUserTerms.js"
 import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
 import { CountryCode } from "@payrail/account-formats"
@@ -20,6 +21,8 @@ const common = {
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc,
   isDeleted: Schema.Boolean,
+  /** The customer's last acceptance of the End User Terms, as given on create or update. */
+  endUserTermsConsent: Schema.optional(EndUserTermsConsent),
   /** Only in regions that verify contacts (`ContactVerification.usesContactVerification`): one status per contact. */
   contactVerification: Schema.optional(ContactVerification)
 }

@@ -38,3 +38,28 @@ export class CustomerDeleted extends Schema.TaggedError<CustomerDeleted>()("Cust
     return new CustomerDeleted({ reason: "The customer has been deleted", details: { customerId } })
   }
 }
+
+/**
+ * `endUserTermsConsent.termsVersion` is not the version of the End User Terms this deployment publishes
+ * (`GET /customers/end-user-terms`): nothing was created or changed. Code `END_USER_TERMS_VERSION_NOT_FOUND` (400).
+ */
+export class EndUserTermsVersionNotFound extends Schema.TaggedError<EndUserTermsVersionNotFound>()(
+  "EndUserTermsVersionNotFound",
+  {
+    code: Schema.tag("END_USER_TERMS_VERSION_NOT_FOUND"),
+    reason: Schema.String,
+    details: Schema.Struct({
+      field: Schema.Literal("endUserTermsConsent.termsVersion"),
+      termsVersion: Schema.String,
+      currentVersion: Schema.String
+    })
+  }
+) {
+  static of(termsVersion: string, currentVersion: string): EndUserTermsVersionNotFound {
+    return new EndUserTermsVersionNotFound({
+      // The reason does not repeat the submitted version (an input); `details.termsVersion` carries it.
+      reason: `No such End User Terms version: accept the current version ${currentVersion}`,
+      details: { field: "endUserTermsConsent.termsVersion", termsVersion, currentVersion }
+    })
+  }
+}

@@ -2,12 +2,15 @@ import { Schema } from "effect"
 
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { EndUserTermsConsent } from "./EndUserTerms.js"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
 
 const contact = {
   region: optional(CountryCode.CountryCode),
   email: optional(FieldFormat.Email),
-  phoneNumber: optional(FieldFormat.PhoneNumber)
+  phoneNumber: optional(FieldFormat.PhoneNumber),
+  /** The customer's acceptance of the End User Terms; its `termsVersion` must be the current version. */
+  endUserTermsConsent: optional(EndUserTermsConsent)
 }
 
 const person = {

@@ -3,7 +3,13 @@ import { BusinessCustomer, Customer, CustomerId, IndividualCustomer } from "./Cu
 import type { CustomerFilter } from "./CustomerRepo.js"
 import { CustomerRepo, type StoredCustomer } from "./CustomerRepo.js"
 import type { CreateCustomerRequest, UpdateCustomerRequest } from "./CustomerRequest.js"
-import { CustomerDeleted, CustomerNotFound, type PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import {
+  CustomerDeleted,
+  CustomerNotFound,
+  type EndUserTermsVersionNotFound,
+  type PlatformCustomerIdTaken
+} from "./CustomerErrors.js"
+import * as EndUserTerms from "./EndUserTerms.js"
 import { type ContactChannel, usesContactVerification } from "./ContactVerification.js"
 import { KycProvider } from "./KycProvider.js"
 import { DomainEvent, Ids, InvalidInput, Outbox, type Page, UnitOfWork, StoreFailure } from "../kernel/index.js"
@@ -20,22 +26,27 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
     /**
      * Creates a customer with the verification status the KYC provider assigns, opens its internal accounts
      * (an embedded wallet on platforms with the stablecoin) and records `CUSTOMER.CREATED` (plus `CUSTOMER.KYC_*`
-     * when the status resolved at creation), all in one unit of work.
+     * when the status resolved at creation), all in one unit of work. An `endUserTermsConsent` is stored as given
+     * once its `termsVersion` is the current End User Terms version (`EndUserTerms.Current`); any other version is
+     * `EndUserTermsVersionNotFound` and nothing is created.
      */
     readonly create: (
       platform: Platform.Platform,
       request: CreateCustomerRequest,
       options?: CreateOptions
-    ) => Effect.Effect<Customer, PlatformCustomerIdTaken | InvalidInput.InvalidInput | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Customer,
+      PlatformCustomerIdTaken | EndUserTermsVersionNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+    >
     /**
-     * What `create` does before it stores anything (`CustomerDraft.make`): the date rules, the provider's initial
-     * verification, the record and its events. Stores nothing.
+     * What `create` does before it stores anything (`CustomerDraft.make`): the date rules, the end-user terms
+     * version, the provider's initial verification, the record and its events. Stores nothing.
      */
     readonly prepare: (
       platform: Platform.Platform,
       request: CreateCustomerRequest,
       options?: CreateOptions
-    ) => Effect.Effect<CustomerDraft.CustomerDraft, InvalidInput.InvalidInput>
+    ) => Effect.Effect<CustomerDraft.CustomerDraft, EndUserTermsVersionNotFound | InvalidInput.InvalidInput>
     /**
      * Stores prepared customers as `create` stores one, in one unit of work (joining the caller's) at a constant
      * number of statements: every record (`CustomerRepo.insertMany`), their internal accounts
@@ -58,7 +69,8 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
     /**
      * Applies the given fields, leaving the others and the verification status as they are, and records
      * `CUSTOMER.UPDATED` with it. Concurrent updates never lose each other's fields: each applies to the latest
-     * version. `customerType` must match the customer's.
+     * version. `customerType` must match the customer's. A new `endUserTermsConsent` replaces the stored one under
+     * the same version rule as `create`.
      */
     readonly update: (
       platform: Platform.Platform,
@@ -66,7 +78,11 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
       request: UpdateCustomerRequest
     ) => Effect.Effect<
       Customer,
-      CustomerNotFound | CustomerDeleted | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+      | CustomerNotFound
+      | CustomerDeleted
+      | EndUserTermsVersionNotFound
+      | InvalidInput.InvalidInput
+      | StoreFailure.StoreFailure
     >
     /**
      * Soft-deletes the customer: it becomes `isDeleted: true` (reads still answer it, lists leave it out unless
@@ -124,12 +140,17 @@ export const layer = Layer.effect(
     const kyc = yield* KycProvider
     const ids = yield* Ids.Ids
     const provisioning = yield* CustomerProvisioning
+    // Read once, where the layer is built, as `Lookups` reads the terms it answers: the two always agree.
+    const terms = yield* EndUserTerms.Current
+
+    const checkTermsVersion = (request: CreateCustomerRequest | UpdateCustomerRequest) =>
+      EndUserTerms.checkVersion(request.endUserTermsConsent, terms)
 
     const event = (platform: Platform.Platform, type: CustomerEventType, customer: Customer) =>
       DomainEvent.make(platform.id, type, encodeCustomer(customer)).pipe(Effect.provideService(Ids.Ids, ids))
 
     const prepare = (platform: Platform.Platform, request: CreateCustomerRequest, options: CreateOptions = {}) =>
-      CustomerDraft.make(platform, request, options).pipe(
+      Effect.zipRight(checkTermsVersion(request), CustomerDraft.make(platform, request, options)).pipe(
         Effect.provideService(Ids.Ids, ids),
         Effect.provideService(KycProvider, kyc),
         Effect.withSpan("Customers.prepare")
@@ -245,6 +266,7 @@ export const layer = Layer.effect(
         request: UpdateCustomerRequest
       ) {
         yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(yield* DateTime.now))
+        yield* checkTermsVersion(request)
         return yield* applied(
           modify(platform, id, (stored) =>
             Effect.gen(function* () {

@@ -8,7 +8,7 @@ import {
 } from "../accounts/index.js"
 import { CustomerRepo } from "../customers/index.js"
 import type { Customer } from "../customers/index.js"
-import { InvalidInput } from "../kernel/index.js"
+import { InvalidInput, type JsonObject } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import * as OwnershipThreshold from "./OwnershipThreshold.js"
 import { SelfPayment } from "./PaymentErrors.js"
@@ -43,13 +43,15 @@ export type Destination =
 /**
  * Both ends of a payment and the customer it belongs to (absent for the platform's own accounts). `umaAddress` is
  * the normalized address of an UMA destination: for one on the platform's own domain, `destination` is the
- * receiving customer's deposit account.
+ * receiving customer's deposit account. `counterpartyInformation` is the payee data an UMA counterparty of another
+ * domain returned (its `receiverCustomerInfo`), for the quote and the transaction.
  */
 export interface Parties {
   readonly source: Source
   readonly destination: Destination
   readonly customerId: Option.Option<string>
   readonly umaAddress: Option.Option<string>
+  readonly counterpartyInformation: Option.Option<JsonObject.JsonObject>
 }
 
 /** What a quote request says of its parties. */
@@ -142,18 +144,22 @@ const resolveAnyDestination = (platform: Platform.Platform, request: PartiesRequ
     if (request.destination.destinationType === "ACCOUNT") {
       const destination = yield* resolveDestination(platform, request.destination)
       yield* UmaDestinations.checkAccountLookup(platform, request.destination.accountId, use)
-      return { destination, umaAddress: Option.none<string>() }
+      return { destination, umaAddress: Option.none<string>(), counterpartyInformation: Option.none() }
     }
     const uma = yield* UmaDestinations.resolve(platform, request.destination, use)
     if (uma._tag === "Foreign") {
       const destination: Destination = { _tag: "Uma", umaAddress: uma.umaAddress, currency: uma.currency, rail: "UMA" }
-      return { destination, umaAddress: Option.some(uma.umaAddress) }
+      return {
+        destination,
+        umaAddress: Option.some(uma.umaAddress),
+        counterpartyInformation: Option.fromNullable(uma.counterpartyInformation)
+      }
     }
     if (request.source.sourceType === "ACCOUNT" && request.source.accountId === uma.accountId) {
       return yield* SelfPayment.of(uma.accountId)
     }
     const destination = yield* resolveDestination(platform, { destinationType: "ACCOUNT", accountId: uma.accountId })
-    return { destination, umaAddress: Option.some(uma.umaAddress) }
+    return { destination, umaAddress: Option.some(uma.umaAddress), counterpartyInformation: Option.none() }
   })
 
 /**
@@ -200,7 +206,7 @@ export const resolve = (platform: Platform.Platform, request: PartiesRequest) =>
       return yield* SelfPayment.of(request.destination.accountId)
     }
     const source = yield* resolveSource(platform, request.source)
-    const { destination, umaAddress } = yield* resolveAnyDestination(platform, request, source)
+    const { counterpartyInformation, destination, umaAddress } = yield* resolveAnyDestination(platform, request, source)
     if (source._tag === "Pull" && destination._tag !== "Internal") {
       return yield* invalid(
         "destination.accountId",
@@ -220,7 +226,7 @@ export const resolve = (platform: Platform.Platform, request: PartiesRequest) =>
     const customerId = Option.orElse(ownerOf(source), () =>
       Option.orElse(ownerOf(destination), () => Option.fromNullable(named))
     )
-    return { source, destination, customerId, umaAddress } satisfies Parties
+    return { source, destination, customerId, umaAddress, counterpartyInformation } satisfies Parties
   })
 
 /** The repositories `resolve` reads: what a service that resolves parties takes from its layer's context. */

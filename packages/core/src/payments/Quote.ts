@@ -126,6 +126,11 @@ export class Quote extends Schema.Class<Quote>("Quote")({
   purposeOfPayment: Schema.optional(PurposeOfPayment),
   remittanceInformation: Schema.optional(Schema.String),
   lookupId: Schema.optional(Schema.String),
+  /**
+   * What the receiver's side shared about the payee (an UMA counterparty's `receiverCustomerInfo`), when it shared
+   * anything: the reference's field, copied onto the transaction.
+   */
+  counterpartyInformation: Schema.optional(JsonObject.JsonObject),
   /** The agent that created it (`Agent:<uuid>`, through `/agents/me/quotes`); absent for everything else. */
   agentId: Schema.optional(Schema.String),
   /** The strong customer authentication challenge to satisfy now: present only while `PENDING_AUTHORIZATION`. */

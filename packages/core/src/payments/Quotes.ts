@@ -474,6 +474,10 @@ export const layer = Layer.effect(
             ? {}
             : { remittanceInformation: request.remittanceInformation }),
           ...(request.lookupId === undefined ? {} : { lookupId: request.lookupId }),
+          ...Option.match(parties.counterpartyInformation, {
+            onNone: () => ({}),
+            onSome: (counterpartyInformation) => ({ counterpartyInformation })
+          }),
           ...(options.agentId === undefined ? {} : { agentId: options.agentId })
         },
         { disableValidation: true }
@@ -509,6 +513,9 @@ export const layer = Layer.effect(
           ...(request.description === undefined ? {} : { description: request.description }),
           ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),
           ...(realtime ? { reconciliationInstructions: { reference } } : {}),
+          ...(quote.counterpartyInformation === undefined
+            ? {}
+            : { counterpartyInformation: quote.counterpartyInformation }),
           ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
           createdAt: now,
           updatedAt: now

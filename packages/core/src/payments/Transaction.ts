@@ -129,6 +129,11 @@ export class Transaction extends Schema.Class<Transaction>("Transaction")({
   reconciliationInstructions: Schema.optional(Schema.Struct({ reference: Schema.optional(Schema.String) })),
   failureReason: Schema.optional(FailureReason),
   refund: Schema.optional(Refund),
+  /**
+   * The `reason` given to `POST /transactions/{id}/cancel` (at most 1000 characters), kept for the platform's own
+   * records; absent when none was given or the transaction was not cancelled.
+   */
+  cancellationReason: Schema.optional(Schema.String),
   counterpartyInformation: Schema.optional(JsonObject.JsonObject),
   receiptDeliveryConfirmedAt: Schema.optional(Schema.DateTimeUtc),
   settledAt: Schema.optional(Schema.DateTimeUtc),

@@ -18,7 +18,8 @@ export const cancellableRails: ReadonlySet<string> = new Set(["ACH"])
  * `POST /transactions/{id}/cancel` (docs/incoming-approvals.md, "Cancelling a bank transfer"): an ACH transfer (an
  * outgoing push, or a pull from an external account) still `PROCESSING` (submitted, not settled) is withdrawn in one
  * unit of work: it becomes `FAILED` with a completed refund of reason `USER_CANCELLATION`, its reservation is
- * released (the money never left), its quote fails and its webhook is recorded. The settlement check that follows
+ * released (the money never left), its quote fails and its webhook is recorded; the caller's `reason`, if any, is
+ * kept on the transaction as `cancellationReason` (and so is in the webhook). The settlement check that follows
  * finds it final and changes nothing. Anything else is refused with `TRANSACTION_NOT_CANCELLABLE`; of concurrent
  * cancels and settlements exactly one applies (compare-and-set on the status).
  */
@@ -27,7 +28,8 @@ export class TransactionCancels extends Context.Tag("@payrail/core/TransactionCa
   {
     readonly cancel: (
       platform: Platform.Platform,
-      id: TransactionId
+      id: TransactionId,
+      reason: Option.Option<string>
     ) => Effect.Effect<Transaction, TransactionNotFound | TransactionNotCancellable | StoreFailure.StoreFailure>
   }
 >() {}
@@ -44,7 +46,11 @@ export const layer = Layer.effect(
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
 
-    const cancel = Effect.fn("TransactionCancels.cancel")(function* (platform: Platform.Platform, id: TransactionId) {
+    const cancel = Effect.fn("TransactionCancels.cancel")(function* (
+      platform: Platform.Platform,
+      id: TransactionId,
+      reason: Option.Option<string>
+    ) {
       return yield* store.transaction(
         Effect.gen(function* () {
           const found = yield* transactions.findById(platform.id, id)
@@ -71,6 +77,7 @@ export const layer = Layer.effect(
                 status: "COMPLETED",
                 reason: "USER_CANCELLATION"
               },
+              ...Option.match(reason, { onNone: () => ({}), onSome: (given) => ({ cancellationReason: given }) }),
               updatedAt: now
             },
             { disableValidation: true }

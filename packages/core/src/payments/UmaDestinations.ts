@@ -25,7 +25,13 @@ export type UmaDestination =
       readonly accountId: string
       readonly customerId: string
     }
-  | { readonly _tag: "Foreign"; readonly umaAddress: string; readonly currency: string }
+  | {
+      readonly _tag: "Foreign"
+      readonly umaAddress: string
+      readonly currency: string
+      /** The payee data the counterparty returned with the lookup, if any. */
+      readonly counterpartyInformation: UmaLookup["counterpartyInformation"]
+    }
 
 /** What a quote request says about its receiver lookup, and who pays (the source's customer, if any). */
 export interface LookupUse {
@@ -125,7 +131,12 @@ export const resolve = (
       return yield* InvalidCurrency.of(currency ?? "", "currency_not_accepted_by_receiver")
     }
     if (!UmaAddressInput.isOwnDomain(platform, address)) {
-      return { _tag: "Foreign", umaAddress: address, currency } satisfies UmaDestination
+      return {
+        _tag: "Foreign",
+        umaAddress: address,
+        currency,
+        counterpartyInformation: lookup.counterpartyInformation
+      } satisfies UmaDestination
     }
     const receiver = yield* UmaReceivers.ownReceiver(platform, address)
     const accountId = UmaReceivers.depositAccountOf(receiver, currency)

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { UmaAddress } from "../customers/index.js"
+import type { JsonObject } from "../kernel/index.js"
 import type { Platform, PlatformConfig } from "../platforms/index.js"
 import type { UmaLookupFailed, UmaNotFound } from "./UmaErrors.js"
 
@@ -9,6 +10,12 @@ export interface UmaReceiver {
   readonly currencies: ReadonlyArray<string>
   /** The payer data the receiver asks for; `mandatory` ones must come with the payment. */
   readonly requiredPayerDataFields: ReadonlyArray<PlatformConfig.CounterpartyField>
+  /**
+   * The payee data the counterparty returns to the sender (the reference's `receiverCustomerInfo`, shared by the
+   * receiving platform when it accepts the payment), when it shares any: it becomes the quote's and the
+   * transaction's `counterpartyInformation`.
+   */
+  readonly receiverCustomerInfo?: JsonObject.JsonObject | undefined
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Duration, Schema } from "effect"
-import { Currency, ResourceId } from "../kernel/index.js"
+import { Currency, JsonObject, ResourceId } from "../kernel/index.js"
 import { PlatformConfig } from "../platforms/index.js"
 
 /** `Lookup:<uuid>`: a receiver lookup, which an UMA quote names as its `lookupId`. */
@@ -41,6 +41,8 @@ export class UmaLookup extends Schema.Class<UmaLookup>("UmaLookup")({
   customerId: Schema.optional(Schema.String),
   supportedCurrencies: Schema.Array(ReceiverCurrency),
   requiredPayerDataFields: Schema.Array(PlatformConfig.CounterpartyField),
+  /** The payee data the receiver's side returned (`UmaDirectory`'s `receiverCustomerInfo`), for the quote. */
+  counterpartyInformation: Schema.optional(JsonObject.JsonObject),
   createdAt: Schema.DateTimeUtc,
   expiresAt: Schema.DateTimeUtc
 }) {}

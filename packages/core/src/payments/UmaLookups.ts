@@ -7,7 +7,7 @@ import { Pricer } from "./Pricer.js"
 import type { QuoteRateUnavailable } from "./PricingErrors.js"
 import * as Rate from "./Rate.js"
 import * as UmaAddressInput from "./UmaAddressInput.js"
-import { UmaDirectory } from "./UmaDirectory.js"
+import { UmaDirectory, type UmaReceiver } from "./UmaDirectory.js"
 import type { InvalidUmaAddress, UmaLookupFailed, UmaNotFound } from "./UmaErrors.js"
 import { LookupId, type ReceiverCurrency, type Receiver, UmaLookup, lifetime } from "./UmaLookup.js"
 import { UmaLookupRepo } from "./UmaLookupRepo.js"
@@ -105,7 +105,7 @@ export const layer = Layer.effect(
       query: LookupQuery,
       found: { readonly supportedCurrencies: ReadonlyArray<ReceiverCurrency> } & Pick<
         UmaLookup,
-        "requiredPayerDataFields"
+        "requiredPayerDataFields" | "counterpartyInformation"
       >
     ) =>
       Effect.gen(function* () {
@@ -117,6 +117,9 @@ export const layer = Layer.effect(
           ...(query.customerId === undefined ? {} : { customerId: query.customerId }),
           supportedCurrencies: found.supportedCurrencies,
           requiredPayerDataFields: found.requiredPayerDataFields,
+          ...(found.counterpartyInformation === undefined
+            ? {}
+            : { counterpartyInformation: found.counterpartyInformation }),
           createdAt: now,
           expiresAt: DateTime.addDuration(now, lifetime)
         })
@@ -132,7 +135,7 @@ export const layer = Layer.effect(
       ) {
         const address = yield* UmaAddressInput.parse("receiverUmaAddress", receiverUmaAddress)
         const sender = yield* checkQuery(platform, query)
-        const receiver = UmaAddressInput.isOwnDomain(platform, address)
+        const receiver: UmaReceiver = UmaAddressInput.isOwnDomain(platform, address)
           ? yield* Effect.map(UmaReceivers.ownReceiver(platform, address), (own) => {
               const codes = UmaReceivers.currenciesOf(platform, own)
               return { currencies: codes, requiredPayerDataFields: UmaReceivers.payerDataOf(platform, codes) }
@@ -140,7 +143,8 @@ export const layer = Layer.effect(
           : yield* directory.receiver({ platform, receiver: address, sender })
         return yield* store(platform, { _tag: "UmaAddress", umaAddress: address }, sender, query, {
           supportedCurrencies: yield* currencies(platform, receiver.currencies),
-          requiredPayerDataFields: receiver.requiredPayerDataFields
+          requiredPayerDataFields: receiver.requiredPayerDataFields,
+          counterpartyInformation: receiver.receiverCustomerInfo
         })
       }),
       lookupExternalAccount: Effect.fn("UmaLookups.lookupExternalAccount")(function* (
@@ -153,7 +157,8 @@ export const layer = Layer.effect(
         const sender = yield* checkQuery(platform, query)
         return yield* store(platform, { _tag: "ExternalAccount", accountId }, sender, query, {
           supportedCurrencies: yield* currencies(platform, [account.value.currency]),
-          requiredPayerDataFields: []
+          requiredPayerDataFields: [],
+          counterpartyInformation: undefined
         })
       })
     }

@@ -124,10 +124,15 @@ export const layer = Layer.effect(
       yield* store.transaction(
         Effect.gen(function* () {
           if (reset.factor === "SMS_OTP" && request.mobile !== undefined) {
-            yield* customers.update(platform, customer.id as Customer.CustomerId, {
-              customerType: customer.customerType,
-              phoneNumber: `${request.mobile.countryCode}${request.mobile.number}`
-            })
+            yield* (
+              customers
+                .update(platform, customer.id as Customer.CustomerId, {
+                  customerType: customer.customerType,
+                  phoneNumber: `${request.mobile.countryCode}${request.mobile.number}`
+                })
+                // The change carries no terms consent, so no consent can be refused.
+                .pipe(Effect.catchTag("EndUserTermsVersionNotFound", Effect.die))
+            )
           }
           for (const lost of (yield* repo.listFactors(platform.id, customer.id)).filter(
             (f) => f.factor === reset.factor

@@ -61,6 +61,31 @@ export class ProviderAccountNotFound extends Schema.TaggedError<ProviderAccountN
   }
 }
 
+/**
+ * The platform has already registered the token on this network: a token is one stablecoin per platform, known by
+ * its `network` and `networkTokenIdentifier` (its identity on chain), whichever link registered it [409, the
+ * reference's generic `CONFLICT`].
+ */
+export class StablecoinAlreadyRegistered extends Schema.TaggedError<StablecoinAlreadyRegistered>()(
+  "StablecoinAlreadyRegistered",
+  {
+    code: Schema.tag("CONFLICT"),
+    reason: Schema.String,
+    details: Schema.Struct({
+      rule: Schema.Literal("stablecoin_already_registered"),
+      network: Schema.String,
+      networkTokenIdentifier: Schema.String
+    })
+  }
+) {
+  static of(network: string, networkTokenIdentifier: string): StablecoinAlreadyRegistered {
+    return new StablecoinAlreadyRegistered({
+      reason: "This token is already registered as a stablecoin of the platform",
+      details: { rule: "stablecoin_already_registered", network, networkTokenIdentifier }
+    })
+  }
+}
+
 /** The provider refused the credentials, or the link's status is `INVALID` [400]. */
 export class ProviderAccountInvalid extends Schema.TaggedError<ProviderAccountInvalid>()(
   "StablecoinProviderAccountInvalid",

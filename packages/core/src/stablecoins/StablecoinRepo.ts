@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import type { Stablecoin, StablecoinFilter, StablecoinId } from "./Stablecoin.js"
+import type { StablecoinAlreadyRegistered } from "./StablecoinErrors.js"
 import type {
   OperationStatus,
   StablecoinOperation,
@@ -34,10 +35,15 @@ export class StablecoinRepo extends Context.Tag("@payrail/core/StablecoinRepo")<
       filter: ProviderAccountFilter,
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<StablecoinProviderAccount>, StoreFailure.StoreFailure>
+    /**
+     * Inserts a stablecoin unless the platform already has one with its `network` and `networkTokenIdentifier`
+     * (enforced by the store): of concurrent inserts of one token exactly one wins and the others fail with
+     * `StablecoinAlreadyRegistered`. Another platform may register the same token.
+     */
     readonly insertStablecoin: (
       platformId: Platform.PlatformId,
       stablecoin: Stablecoin
-    ) => Effect.Effect<void, StoreFailure.StoreFailure>
+    ) => Effect.Effect<void, StablecoinAlreadyRegistered | StoreFailure.StoreFailure>
     readonly findStablecoin: (
       platformId: Platform.PlatformId,
       id: StablecoinId

@@ -28,9 +28,10 @@ const decodePayload = Schema.decodeUnknownOption(Schema.Struct({ stablecoinOpera
 
 /**
  * Asks the provider how a `PENDING` operation stands. Still pending: retried later. Settled: the operation takes the
- * provider's status, and, for a completed mint, its posting credits the supply, with `STABLECOIN_OPERATION.<status>`,
- * all in one unit of work (compare and set on `PENDING`, so running the job twice changes nothing more). An
- * operation that is no longer `PENDING` is left as it is.
+ * provider's status, and, for a completed mint, its posting credits the supply; for a burn that did not complete
+ * (`FAILED`, `EXPIRED`), a reversal posting credits back what the burn debited when it was taken; with
+ * `STABLECOIN_OPERATION.<status>`, all in one unit of work (compare and set on `PENDING`, so running the job twice
+ * changes nothing more). An operation that is no longer `PENDING` is left as it is.
  */
 export const run = (job: Job.Job) =>
   Effect.gen(function* () {
@@ -73,6 +74,10 @@ export const run = (job: Job.Job) =>
         if (!applied) return
         if (settled.status === "COMPLETED" && settled.operationType === "MINT" && minor._tag === "Right") {
           yield* StablecoinSupply.post(platformId, stablecoin.value, settled.id, "MINT", minor.right)
+        }
+        // A pending burn debited the supply when the provider took it: a burn that then fails gives it back.
+        if (settled.status !== "COMPLETED" && settled.operationType === "BURN" && minor._tag === "Right") {
+          yield* StablecoinSupply.reverseBurn(platformId, stablecoin.value, settled.id, minor.right)
         }
         yield* (yield* Outbox.Outbox).append(yield* StablecoinEvents.ofOperation(platformId, settled))
       })

@@ -88,3 +88,33 @@ export const post = (
     Effect.catchTags({ IdempotencyKeyReused: Effect.die, InvalidPosting: Effect.die })
   )
 }
+
+/**
+ * Reverses the debit of a burn the provider took `PENDING` and then failed: one settled posting crediting the supply
+ * back (and debiting `RAIL_CLEARING`), under a key of its own per operation, so it applies at most once and the
+ * burn's own posting stays as it was (entries are immutable; a correction is a new posting).
+ */
+export const reverseBurn = (
+  platformId: Platform.PlatformId,
+  stablecoin: Stablecoin,
+  operationId: string,
+  minor: bigint
+): Effect.Effect<Ledger.PostingId, Ledger.BalanceLimitExceeded | StoreFailure.StoreFailure, Ledger.Ledger> => {
+  const currency = stablecoin.baseCurrency
+  return Effect.flatMap(Ledger.Ledger, (ledger) =>
+    ledger.post({
+      platformId,
+      idempotencyKey: `stablecoin-operation:${operationId}:reversal`,
+      status: "posted",
+      entries: [
+        { accountId: stablecoin.id, currency, amountMinor: minor },
+        { accountId: SystemAccounts.accountId(platformId, "RAIL_CLEARING", currency), currency, amountMinor: -minor }
+      ],
+      description: `Stablecoin burn ${operationId} reversed: the provider failed it`
+    })
+  ).pipe(
+    Effect.map((result) => result.postingId),
+    // Crediting the supply cannot overdraw it; the key is new per operation and the entries well-formed.
+    Effect.catchTags({ InsufficientFunds: Effect.die, IdempotencyKeyReused: Effect.die, InvalidPosting: Effect.die })
+  )
+}

@@ -17,6 +17,7 @@ import {
   type ProviderAccountInvalid,
   type ProviderAccountNotFound,
   type ProviderAccountSelectionRequired,
+  type StablecoinAlreadyRegistered,
   StablecoinNotFound,
   StablecoinNotProvisioned,
   StablecoinOperationNotFound
@@ -73,12 +74,16 @@ export class Stablecoins extends Context.Tag("@payrail/core/Stablecoins")<
     ) => Effect.Effect<Page.Page<StablecoinProviderAccount>, StoreFailure.StoreFailure>
     /**
      * Registers a provider-created token against the chosen link, or the only `ACTIVE` one; opens its supply
-     * account in the ledger.
+     * account in the ledger. A token the platform registered already (same `network` and `networkTokenIdentifier`)
+     * is `StablecoinAlreadyRegistered` and nothing is recorded, under any concurrency.
      */
     readonly register: (
       platform: Platform.Platform,
       request: RegisterStablecoinRequest
-    ) => Effect.Effect<Stablecoin, LinkFailure | ProviderAccountSelectionRequired | StoreFailure.StoreFailure>
+    ) => Effect.Effect<
+      Stablecoin,
+      LinkFailure | ProviderAccountSelectionRequired | StablecoinAlreadyRegistered | StoreFailure.StoreFailure
+    >
     readonly get: (
       platform: Platform.Platform,
       id: StablecoinId

@@ -6,7 +6,8 @@ import {
   CustomerRepo,
   type CustomerRequest,
   Customers,
-  CustomerUpdate
+  CustomerUpdate,
+  EndUserTerms
 } from "../customers/index.js"
 import { type InvalidInput, Page, type StoreFailure, UnitOfWork } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -20,6 +21,7 @@ type Failure =
   | EmailOtpCredentialSetChanged
   | CustomerErrors.CustomerNotFound
   | CustomerErrors.CustomerDeleted
+  | CustomerErrors.EndUserTermsVersionNotFound
   | InvalidInput.InvalidInput
   | StoreFailure.StoreFailure
 
@@ -57,6 +59,7 @@ export const layer = Layer.effect(
   CustomerEmailSync,
   Effect.gen(function* () {
     const customers = yield* Customers.Customers
+    const terms = yield* EndUserTerms.Current
     const customerRepo = yield* CustomerRepo.CustomerRepo
     const accounts = yield* InternalAccountRepo.InternalAccountRepo
     const methods = yield* AuthMethodRepo.AuthMethodRepo
@@ -110,6 +113,7 @@ export const layer = Layer.effect(
       const now = yield* DateTime.now
       yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(now))
       yield* CustomerUpdate.apply(stored, request, now)
+      yield* EndUserTerms.checkVersion(request.endUserTermsConsent, terms)
       yield* checkUnused(platform, id, email)
       const action = {
         accountId: signer.account.id,

@@ -19,8 +19,10 @@ export const layer: Layer.Layer<
           incoming.reject(caller.platform, path.transactionId, Option.fromNullable(payload.reason))
         )
       )
-      .handle("cancel", ({ path }) =>
-        Effect.flatMap(Caller.require("TRANSACT"), (caller) => cancels.cancel(caller.platform, path.transactionId))
+      .handle("cancel", ({ path, payload }) =>
+        Effect.flatMap(Caller.require("TRANSACT"), (caller) =>
+          cancels.cancel(caller.platform, path.transactionId, Option.fromNullable(payload.reason))
+        )
       )
   })
 )

@@ -198,6 +198,14 @@ export const layer: Layer.Layer<never, never, Services> = HttpApiBuilder.Router.
             },
             400
           )
+        ),
+        Effect.catchTag("EndUserTermsVersionNotFound", (error) =>
+          render(
+            opened,
+            action,
+            { form: "fields", errors: [{ field: error.details.field, message: error.reason }] },
+            400
+          )
         )
       )
     )

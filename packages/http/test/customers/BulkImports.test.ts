@@ -301,5 +301,46 @@ describeOverHttp(
       expect((await upload(csv(individual(unique())), viewer)).status).toBe(403)
       expect((await get(body.jobId, "", viewer)).status).toBe(200)
     })
+
+    it("stores each row's End User Terms consent and reports a row accepting a version that does not exist", async () => {
+      const termsHeader = `${header},endUserTermsVersion,endUserTermsAcceptedAt,endUserTermsIpAddress,endUserTermsAcceptanceMethod`
+      const [accepted, stale, partial] = [unique(), unique(), unique()]
+      const file =
+        [
+          termsHeader,
+          `${individual(accepted)},V1,2026-05-01T12:00:00Z,198.51.100.24,CHECKBOX`,
+          `${individual(stale)},V0,2026-05-01T12:00:00Z,198.51.100.24,CHECKBOX`,
+          `${individual(partial)},V1,,,CLICK_TO_ACCEPT`
+        ].join("\r\n") + "\r\n"
+      const { body } = await upload(file)
+      await runAll(body.jobId)
+      const done = await get(body.jobId)
+      expect(done.body).toMatchObject({ status: "COMPLETED", progress: { total: 3, successful: 1, failed: 2 } })
+      expect(done.body.errors).toEqual([
+        expect.objectContaining({
+          correlationId: stale,
+          code: "END_USER_TERMS_VERSION_NOT_FOUND",
+          details: expect.objectContaining({ line: 3, field: "endUserTermsVersion" })
+        }),
+        expect.objectContaining({
+          correlationId: partial,
+          code: "INVALID_INPUT",
+          details: expect.objectContaining({
+            line: 4,
+            errors: expect.arrayContaining([
+              expect.objectContaining({ field: "endUserTermsAcceptedAt" }),
+              expect.objectContaining({ field: "endUserTermsIpAddress" })
+            ])
+          })
+        })
+      ])
+      const listed = await api.request(`${base}/customers?platformCustomerId=${accepted}`)
+      expect((await listed.json()).data[0].endUserTermsConsent).toEqual({
+        acceptedAt: "2026-05-01T12:00:00.000Z",
+        ipAddress: "198.51.100.24",
+        termsVersion: "V1",
+        acceptanceMethod: "CHECKBOX"
+      })
+    })
   }
 )

@@ -22,6 +22,21 @@ describe.each(adapters.filter((adapter) => adapter.name !== "postgres"))(
     }, 300_000)
     afterAll(() => target.dispose())
 
+    it("seeds every resource it means to, a claimed invitation and a minted and burned stablecoin among them", () => {
+      expect(summary.seeded.filter((seeded) => seeded.status >= 300)).toEqual([])
+      const paths = summary.seeded.map((seeded) => seeded.path)
+      for (const ending of [
+        /\/invitations\/[0-9a-f]{32}\/claim$/,
+        /\/stablecoins\/Stablecoin:[^/]+\/mints$/,
+        /\/burns$/
+      ]) {
+        expect(
+          paths.some((path) => ending.test(path)),
+          String(ending)
+        ).toBe(true)
+      }
+    })
+
     it("answers every case without a 5xx, an undocumented response, a leak or an echo", () => {
       expect(summary.findings, format(summary)).toEqual([])
       expect(summary.requests + summary.unsendable).toBe(requestsOn[adapter.name] ?? 1000)

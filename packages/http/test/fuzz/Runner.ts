@@ -2,7 +2,7 @@ import { ContractViolation, fromDocument as contractOf, type Fetch } from "../su
 import { type Body, type Case, type Context, plans } from "./Cases.js"
 import { echoesIn, type FindingKind, leaksIn } from "./Checks.js"
 import * as Operations from "./Operations.js"
-import type { Seed } from "./Seeds.js"
+import type { Seed, SeedContext } from "./Seeds.js"
 
 /** Where the fuzz sends its requests: the API's mount URL, a fetch to it, and the credentials it may use. */
 export interface Target {
@@ -34,6 +34,13 @@ export interface Finding {
   readonly detail: string
 }
 
+/** A seed request as sent, and the status it got. */
+export interface SeedResult {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+}
+
 /** Counts by status of one operation. */
 export interface OperationCounts {
   requests: number
@@ -44,6 +51,8 @@ export interface OperationCounts {
 /** The outcome of a run. `findings` keeps the first `keepFindings`; `counts` counts them all. */
 export interface Summary {
   readonly seed: number
+  /** What each seed answered, in order: a seed that did not answer a 2xx left its resource out of the run. */
+  readonly seeded: ReadonlyArray<SeedResult>
   requests: number
   /** Cases the fetch implementation refused to build (a header value it cannot send); not sent, not counted. */
   unsendable: number
@@ -61,7 +70,7 @@ export interface RunOptions {
   readonly requests: number
   /** Requests in flight at once (default 4). */
   readonly concurrency?: number
-  /** Requests sent before the fuzz so that ids of existing resources are known; their answers are not checked. */
+  /** Requests sent before the fuzz so that ids of existing resources are known (their statuses in `seeded`). */
   readonly seeds?: ReadonlyArray<Seed>
   readonly keepFindings?: number
   /** Called with each finding as it happens (the long run prints them). */
@@ -144,15 +153,29 @@ export const run = async (options: RunOptions): Promise<Summary> => {
   const prefix = new URL(target.mountUrl).pathname.replace(/\/+$/, "")
 
   pool.harvest(target.seededIds ?? [])
+  const answers = new Map<string, Readonly<Record<string, unknown>>>()
+  const seedContext: SeedContext = {
+    existing: (type, pick = 0) => pool.existing(type, pick),
+    answer: (name) => answers.get(name) ?? {}
+  }
+  const seeded: Array<SeedResult> = []
   for (const seed of options.seeds ?? []) {
-    const response = await target.fetch(`${target.mountUrl}${seed.path}`, {
+    const path = typeof seed.path === "string" ? seed.path : seed.path(seedContext)
+    const response = await target.fetch(`${target.mountUrl}${path}`, {
       method: seed.method,
-      headers: { authorization: target.basic, "content-type": "application/json" },
-      ...(seed.body === undefined
-        ? {}
-        : { body: JSON.stringify(seed.body((type, pick = 0) => pool.existing(type, pick))) })
+      headers: {
+        authorization: target.basic,
+        "content-type": "application/json",
+        ...(seed.idempotencyKey === true ? { "idempotency-key": globalThis.crypto.randomUUID() } : {})
+      },
+      ...(seed.body === undefined ? {} : { body: JSON.stringify(seed.body(seedContext.existing, seedContext)) })
     })
-    if (response.ok) pool.harvest(await response.json())
+    seeded.push({ method: seed.method, path, status: response.status })
+    if (response.ok) {
+      const body = (await response.json()) as Readonly<Record<string, unknown>>
+      if (seed.name !== undefined) answers.set(seed.name, body)
+      pool.harvest(body)
+    }
   }
   // The tokens the fuzz authenticates with are never a case's "existing id": deleting one would turn every later
   // case into a 401.
@@ -188,6 +211,7 @@ export const run = async (options: RunOptions): Promise<Summary> => {
 
   const summary: Summary = {
     seed: options.seed,
+    seeded,
     requests: 0,
     unsendable: 0,
     statuses: {},
@@ -315,6 +339,9 @@ export const format = (summary: Summary, findingsShown = 30): string => {
     `fuzz seed ${summary.seed}: ${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(1)} s` +
       (summary.unsendable > 0 ? ` (${summary.unsendable} cases not sendable by fetch, skipped)` : ""),
     `statuses   ${statuses}`,
+    ...summary.seeded
+      .filter((seeded) => seeded.status >= 300)
+      .map((seeded) => `seed failed ${seeded.method} ${seeded.path}: ${seeded.status}`),
     `5xx ${summary.counts["5xx"]}, leaks ${summary.counts.leak}, echoes ${summary.counts.echo}, ` +
       `contract ${summary.counts.contract}, transport ${summary.counts.transport}`,
     "by operation:"

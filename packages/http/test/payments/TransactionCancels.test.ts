@@ -1,6 +1,6 @@
 import { expect, it } from "vitest"
 import { Effect } from "effect"
-import { Ledger } from "@payrail/core"
+import { Ledger, Outbox } from "@payrail/core"
 import { AccountInfoExamples } from "@payrail/storage-testkit"
 import { describeOverHttp } from "../support/OverHttp.js"
 import { quoteBody, requestsOf } from "../support/Requests.js"
@@ -53,11 +53,20 @@ describeOverHttp("transaction cancellation over HTTP", {}, (api) => {
     expect(cancelled.body).toMatchObject({
       id: sent.id,
       status: "FAILED",
-      refund: { status: "COMPLETED", reason: "USER_CANCELLATION" }
+      refund: { status: "COMPLETED", reason: "USER_CANCELLATION" },
+      cancellationReason: "customer asked"
     })
     const after = await available(source)
     expect([after.balance.amount, after.totalBalance.amount]).toEqual([10_000, 10_000])
-    expect((await send("GET", `/transactions/${sent.id}`)).body.status).toBe("FAILED")
+    expect((await send("GET", `/transactions/${sent.id}`)).body).toMatchObject({
+      status: "FAILED",
+      cancellationReason: "customer asked"
+    })
+    const events = await api.run(Effect.flatMap(Outbox.Outbox, (outbox) => outbox.pending(10_000)))
+    const failed = events.filter((event) => event.data["id"] === sent.id && event.data["status"] === "FAILED")
+    expect(failed.map((event) => [event.type, event.data["cancellationReason"]])).toEqual([
+      ["OUTGOING_PAYMENT", "customer asked"]
+    ])
     expect(await refusal("POST", `/transactions/${sent.id}/cancel`)).toEqual({
       status: 409,
       code: "TRANSACTION_NOT_CANCELLABLE",
@@ -77,6 +86,8 @@ describeOverHttp("transaction cancellation over HTTP", {}, (api) => {
     const sent = await payout(source, external, 1_000, "ACH")
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => send("POST", `/transactions/${sent.id}/cancel`)))
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409])
+    const winner = answers.find((answer) => answer.status === 200)
+    expect(winner?.body).not.toHaveProperty("cancellationReason")
     expect((await available(source)).balance.amount).toBe(5_000)
   })
 

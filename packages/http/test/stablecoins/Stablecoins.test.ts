@@ -119,6 +119,50 @@ describeOverHttp("stablecoins over HTTP", {}, (api) => {
     expect((await send("GET", "/stablecoins?issuanceStatus=NOPE")).status).toBe(400)
   })
 
+  it("answers 409 CONFLICT to a second registration of one token, through either link, recording nothing", async () => {
+    const { send } = t()
+    const active = await send("GET", "/stablecoin-provider-accounts?status=ACTIVE")
+    const [first, second] = active.body.data as ReadonlyArray<{ readonly id: string }>
+    const token = `btkn1${globalThis.crypto.randomUUID().replaceAll("-", "")}`
+    const body = (stablecoinProviderAccountId: string | undefined, providerTokenIdentifier = "DELTA") => ({
+      providerTokenIdentifier,
+      networkTokenIdentifier: token,
+      network: "SPARK_MAINNET",
+      stablecoinProviderAccountId
+    })
+    const key = globalThis.crypto.randomUUID()
+    const made = await send("POST", "/stablecoins", body(first?.id), { key })
+    expect(made.status).toBe(201)
+    const replay = await send("POST", "/stablecoins", body(first?.id), { key })
+    expect([replay.status, replay.body.id]).toEqual([201, made.body.id])
+    for (const again of [body(first?.id), body(second?.id, "DELTA_TWO")]) {
+      const refused = await send("POST", "/stablecoins", again)
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({
+        code: "CONFLICT",
+        details: { rule: "stablecoin_already_registered", network: "SPARK_MAINNET", networkTokenIdentifier: token }
+      })
+    }
+    const listed = await send("GET", "/stablecoins?limit=100")
+    expect(
+      listed.body.data.filter((row: { networkTokenIdentifier: string }) => row.networkTokenIdentifier === token)
+    ).toHaveLength(1)
+    const elsewhere = await api.request(`/2025-10-13/stablecoin-provider-accounts`, {
+      method: "POST",
+      auth: api.otherPlatformBasic,
+      headers: { "idempotency-key": globalThis.crypto.randomUUID() },
+      body: JSON.stringify({ provider: "BRALE", apiClientId: "client_other", apiClientSecret: "provider_secret_456" })
+    })
+    expect(elsewhere.status).toBe(201)
+    const theirs = await api.request(`/2025-10-13/stablecoins`, {
+      method: "POST",
+      auth: api.otherPlatformBasic,
+      headers: { "idempotency-key": globalThis.crypto.randomUUID() },
+      body: JSON.stringify(body(undefined))
+    })
+    expect(theirs.status).toBe(201)
+  })
+
   // A stablecoin of the second link (the platform has two active links from here on).
   const newCoin = async (token = "GAMMA") => {
     const { register, send } = t()
@@ -193,6 +237,51 @@ describeOverHttp("stablecoins over HTTP", {}, (api) => {
     ])
     expect(await settle(pending.body.id)).toBe(0)
     expect((await supply(coin)).posted).toBe(500n)
+    await checkLedger(coin)
+  })
+
+  it("reverses a pending burn whose settlement fails: FAILED, the supply restored, its webhook, once", async () => {
+    const { burnBody, checkLedger, externalAccount, mintBody, send, settle, supply, webhooksOf } = t()
+    const coin = await newCoin("THETA")
+    const wallet = await externalAccount("spark")
+    const bank = await externalAccount("bank")
+    expect((await send("POST", `/stablecoins/${coin}/mints`, mintBody("3000000", wallet))).status).toBe(201)
+    expect((await supply(coin)).posted).toBe(300n)
+
+    const burn = await send(
+      "POST",
+      `/stablecoins/${coin}/burns`,
+      burnBody("1000000", bank, { description: "SANDBOX_PROVIDER_PENDING_FAILS" })
+    )
+    expect(burn.status).toBe(201)
+    expect(burn.body).toMatchObject({ operationType: "BURN", status: "PENDING", providerStatus: "pending" })
+    // Taken by the provider: its coins are out of circulation until it settles.
+    expect((await supply(coin)).posted).toBe(200n)
+
+    expect(await settle(burn.body.id)).toBe(1)
+    const failed = await send("GET", `/stablecoin-operations/${burn.body.id}`)
+    expect(failed.body).toMatchObject({
+      id: burn.body.id,
+      status: "FAILED",
+      providerStatus: "failed",
+      failureReason: "PROVIDER_SETTLEMENT_FAILED"
+    })
+    expect((await supply(coin)).posted).toBe(300n)
+    expect(await webhooksOf(burn.body.id)).toEqual(["STABLECOIN_OPERATION.PENDING", "STABLECOIN_OPERATION.FAILED"])
+    expect(await settle(burn.body.id)).toBe(0)
+    expect((await supply(coin)).posted).toBe(300n)
+    await checkLedger(coin)
+
+    // A mint that fails at settlement credits nothing.
+    const mint = await send(
+      "POST",
+      `/stablecoins/${coin}/mints`,
+      mintBody("1000000", wallet, { description: "SANDBOX_PROVIDER_PENDING_FAILS" })
+    )
+    expect(mint.body.status).toBe("PENDING")
+    expect(await settle(mint.body.id)).toBe(1)
+    expect((await send("GET", `/stablecoin-operations/${mint.body.id}`)).body.status).toBe("FAILED")
+    expect((await supply(coin)).posted).toBe(300n)
     await checkLedger(coin)
   })
 

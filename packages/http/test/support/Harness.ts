@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { type ApiToken, DocumentLimits, Domain, Ids, Platforms, type Storage, type Platform } from "@payrail/core"
 import type { WebhookTransport } from "@payrail/core"
 import { BulkImportLimits } from "@payrail/core"
+import { EndUserTerms } from "@payrail/core"
 import { Sandbox, type SandboxOtpDelivery } from "@payrail/sandbox"
 import { StorageMemory } from "@payrail/storage-memory"
 import { WebHandler } from "@payrail/http"
@@ -44,6 +45,8 @@ export const makeHarness = async (
     readonly webhookTransport?: Layer.Layer<WebhookTransport.WebhookTransport>
     /** The bulk import limits (`BulkImportLimits`), when not the defaults. */
     readonly bulkImportLimits?: { readonly maxFileBytes: number; readonly batchRows: number }
+    /** The current End User Terms (`EndUserTerms.Current`), when not the default `V1`. */
+    readonly endUserTerms?: EndUserTerms.EndUserTermsView
   } = {}
 ): Promise<Harness> => {
   const services = Domain.layer.pipe(
@@ -52,6 +55,9 @@ export const makeHarness = async (
     Layer.provideMerge(Sandbox.layer),
     Layer.provide(Ids.layer),
     Layer.provide(options.webhookTransport ?? Layer.empty),
+    Layer.provide(
+      options.endUserTerms === undefined ? Layer.empty : Layer.succeed(EndUserTerms.Current, options.endUserTerms)
+    ),
     Layer.merge(
       options.documentMaxBytes === undefined
         ? Layer.empty

@@ -1,7 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import {
+  Errors,
   Page,
   type Stablecoin,
+  StablecoinErrors,
   type StablecoinOperation,
   type StablecoinProviderAccount,
   StablecoinRepo
@@ -76,8 +78,29 @@ export const layer: Layer.Layer<StablecoinRepo.StablecoinRepo, never, MemoryStat
             page
           )
         ),
+      // The token check and the insert are one write under the store's lock: one of concurrent inserts wins.
       insertStablecoin: (platformId, stablecoin) =>
-        insertNew(state, coins, "stablecoins.insert", stablecoin.id, { platformId, record: stablecoin }),
+        Effect.flatten(
+          state.write<Effect.Effect<void, StablecoinErrors.StablecoinAlreadyRegistered | Errors.StoreFailure>>(() => {
+            const { network, networkTokenIdentifier } = stablecoin
+            const taken = Array.from(coins.values()).some(
+              (row) =>
+                row.platformId === platformId &&
+                row.record.network === network &&
+                row.record.networkTokenIdentifier === networkTokenIdentifier
+            )
+            if (taken) {
+              return [
+                Effect.fail(StablecoinErrors.StablecoinAlreadyRegistered.of(network, networkTokenIdentifier)),
+                () => {}
+              ]
+            }
+            if (coins.has(stablecoin.id)) {
+              return [Effect.fail(Errors.StoreFailure.of("stablecoins.insert", "duplicate id")), () => {}]
+            }
+            return [Effect.void, setEntry(coins, stablecoin.id, { platformId, record: stablecoin })]
+          })
+        ),
       findStablecoin: (platformId, id) => Effect.sync(() => own(coins, platformId, id)),
       listStablecoins: (platformId, filter, page) =>
         Effect.sync(() =>

@@ -176,7 +176,8 @@ describe("UMA lookups and destinations", () => {
       expect(yield* resolve(platform, lookup.id, address)).toEqual({
         _tag: "Foreign",
         umaAddress: address,
-        currency: "USD"
+        currency: "USD",
+        counterpartyInformation: { FULL_NAME: "Sandbox Receiver SUCCESS" }
       })
       expect(yield* Effect.flip(resolve(platform, undefined, address))).toMatchObject({
         code: "INVALID_INPUT",

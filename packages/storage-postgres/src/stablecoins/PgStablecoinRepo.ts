@@ -1,11 +1,21 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
-import { Errors, Page, Stablecoin, StablecoinOperation, StablecoinProviderAccount, StablecoinRepo } from "@payrail/core"
+import {
+  Errors,
+  Page,
+  Stablecoin,
+  StablecoinErrors,
+  StablecoinOperation,
+  StablecoinProviderAccount,
+  StablecoinRepo
+} from "@payrail/core"
 import { type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { afterCursor, orderBy, overfetch, PageRequest } from "../internal/keyset.js"
 import { record } from "../internal/rows.js"
+import { isUniqueViolation } from "../internal/sqlState.js"
 import { storable } from "../internal/text.js"
+import { stablecoinsNetworkTokenKey } from "./internal/constraints.js"
 
 const LinkRow = Schema.Struct({
   platformId: Schema.String,
@@ -100,7 +110,13 @@ export const make: Effect.Effect<
           record: yield* jsonText(encoded),
           created_at: encoded.createdAt
         })}`
-      }).pipe(Effect.mapError(fail("stablecoins.insert"))),
+      }).pipe(
+        Effect.mapError((error) =>
+          isUniqueViolation(error, stablecoinsNetworkTokenKey)
+            ? StablecoinErrors.StablecoinAlreadyRegistered.of(stablecoin.network, stablecoin.networkTokenIdentifier)
+            : fail("stablecoins.insert")(error)
+        )
+      ),
     findStablecoin: (platformId, id) =>
       Effect.gen(function* () {
         const rows = yield* sql`SELECT record FROM stablecoins WHERE platform_id = ${platformId} AND id = ${id}`

@@ -149,6 +149,59 @@ export const register = (it: Methods) => {
     })
   )
 
+  it.effect("registers a token once per platform: of 20 racing inserts of one token exactly one wins", () =>
+    Effect.gen(function* () {
+      const repo = yield* StablecoinRepo.StablecoinRepo
+      const mine = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const first = link(mine.id)
+      const second = link(mine.id)
+      const theirs = link(other.id)
+      for (const stored of [first, second, theirs]) yield* repo.insertProviderAccount(stored)
+      const token = coin(first.account.id)
+      // Same network and token, fresh ids, through either link: one stablecoin.
+      const racers = Array.from(
+        { length: 20 },
+        (_, index) =>
+          new Stablecoin.Stablecoin({
+            ...token,
+            id: Stablecoin.StablecoinId.make(`Stablecoin:${uuid()}`),
+            stablecoinProviderAccountId: (index % 2 === 0 ? first : second).account.id
+          })
+      )
+      const results = yield* Effect.all(
+        racers.map((racer) => Effect.either(repo.insertStablecoin(mine.id, racer))),
+        { concurrency: "unbounded" }
+      )
+      expect(results.filter(Either.isRight)).toHaveLength(1)
+      for (const result of results) {
+        if (Either.isLeft(result)) {
+          expect(result.left).toMatchObject({
+            _tag: "StablecoinAlreadyRegistered",
+            code: "CONFLICT",
+            details: {
+              rule: "stablecoin_already_registered",
+              network: token.network,
+              networkTokenIdentifier: token.networkTokenIdentifier
+            }
+          })
+        }
+      }
+      const listed = yield* repo.listStablecoins(mine.id, {}, { limit: 100, after: Option.none() })
+      expect(listed.data.filter((row) => row.networkTokenIdentifier === token.networkTokenIdentifier)).toHaveLength(1)
+      // Another platform registers the same token; another token of this platform is its own.
+      yield* repo.insertStablecoin(
+        other.id,
+        new Stablecoin.Stablecoin({
+          ...token,
+          id: Stablecoin.StablecoinId.make(`Stablecoin:${uuid()}`),
+          stablecoinProviderAccountId: theirs.account.id
+        })
+      )
+      yield* repo.insertStablecoin(mine.id, coin(first.account.id))
+    })
+  )
+
   it.effect("moves an operation on only from the status it read; one of 20 racers wins", () =>
     Effect.gen(function* () {
       const repo = yield* StablecoinRepo.StablecoinRepo
