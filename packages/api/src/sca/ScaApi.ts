@@ -48,11 +48,14 @@ export const ScaFactorConfirmResponse = Schema.Union(
   Schema.Struct({ type: Schema.Literal("PASSKEY"), factor: EnrolledFactor.ScaFactorView })
 ).annotations({ identifier: "ScaFactorConfirmResponse" })
 
-/** What a login start answers: the `SMS_OTP` challenge handle and its expiry. */
+/** What a login start answers: the `SMS_OTP` challenge handle and its expiry, or a passkey's WebAuthn options. */
 export const ScaLoginStart = Schema.Struct({
   factor: ScaChallenge.ScaFactor,
   challengeId: Schema.optional(Schema.String),
-  expiresAt: Schema.optional(Schema.DateTimeUtc)
+  expiresAt: Schema.optional(Schema.DateTimeUtc),
+  passkeyOptions: Schema.optional(JsonObject.JsonObject),
+  allowedOrigins: Schema.optional(Schema.Array(Schema.String)),
+  relyingPartyId: Schema.optional(Schema.String)
 }).annotations({ identifier: "ScaLoginStart" })
 
 /** A completed login: `SUCCESS` and until when the SCA session lasts. */
@@ -140,7 +143,7 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .annotate(OpenApi.Summary, "Start an SCA login")
       .annotate(
         OpenApi.Description,
-        `\`SMS_OTP\` sends a code (valid 5 minutes; \`123456\` on sandbox platforms) and answers its \`challengeId\`; \`TOTP\` answers the factor only. A factor the customer does not have is 400. ${regions}`
+        `\`SMS_OTP\` sends a code (valid 5 minutes; \`123456\` on sandbox platforms) and answers its \`challengeId\`; \`TOTP\` answers the factor only; \`PASSKEY\` answers WebAuthn request options (\`passkeyOptions\`, a single-use challenge for the customer's passkey), \`allowedOrigins\` and \`relyingPartyId\`. A factor the customer does not have is 400. ${regions}`
       )
   )
   .add(
@@ -153,7 +156,7 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .annotate(OpenApi.Summary, "Complete an SCA login")
       .annotate(
         OpenApi.Description,
-        `Checks the code (with the \`challengeId\` for \`SMS_OTP\`) and opens a 15-minute SCA session. Wrong codes climb the lockout ladder: 5 failures lock for 15 minutes, 6 for 30, 7 for an hour, 8 for 24 hours, 9 or more suspend; while locked the answer is 423 \`ACCOUNT_LOCKED\` with \`details {suspended, lockedUntil, failedAttempts}\`. A right code clears the count. ${regions}`
+        `Checks the code (with the \`challengeId\` for \`SMS_OTP\`), or the passkey's \`passkeyAssertion\` with its \`origin\`, and opens the SCA session (180 days) that quote authorizations require. Wrong codes climb the lockout ladder: 5 failures lock for 15 minutes, 6 for 30, 7 for an hour, 8 for 24 hours, 9 or more suspend; while locked the answer is 423 \`ACCOUNT_LOCKED\` with \`details {suspended, lockedUntil, failedAttempts}\`. A right code clears the count. ${regions}`
       )
   )
   .add(

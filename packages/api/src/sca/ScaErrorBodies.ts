@@ -33,3 +33,10 @@ export const ScaNotFoundBody = wire(
   404,
   "No such factor or reset for this customer, or no such external account"
 )
+
+/** 409 `SCA_SESSION_REQUIRED`: the customer's SCA login session is missing or expired; log in, then retry. */
+export const ScaSessionRequiredBody = wire(
+  ScaErrors.ScaSessionRequired,
+  409,
+  "The customer's SCA login session is missing or expired: complete an SCA login, then retry"
+)

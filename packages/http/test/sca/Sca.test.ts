@@ -291,6 +291,24 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     })
   })
 
+  it("refuses authorize with 409 SCA_SESSION_REQUIRED without an SCA login session, or once a password reset ended it", async () => {
+    const { send, refusal, login } = t()
+    const { quote, payer } = await t().held({ loggedIn: false })
+    const authorize = () => refusal("POST", `/quotes/${quote.id}/authorize`, { code })
+    expect(await authorize()).toMatchObject({
+      status: 409,
+      code: "SCA_SESSION_REQUIRED",
+      details: { customerId: payer.id, sessionExpiredAt: null }
+    })
+    const sessionExpiresAt = await login(payer.id)
+    expect(Date.parse(sessionExpiresAt) - Date.now()).toBeGreaterThan(179 * 86_400_000)
+    const reset = await send("POST", sca("record-event", payer.id), { eventType: "RESET_PASSWORD_COMPLETED" })
+    expect(reset.status).toBe(200)
+    expect(await authorize()).toMatchObject({ status: 409, code: "SCA_SESSION_REQUIRED" })
+    await login(payer.id)
+    expect((await send("POST", `/quotes/${quote.id}/authorize`, { code })).body.status).toBe("PROCESSING")
+  })
+
   it("holds immediatelyExecute too (201 PENDING_AUTHORIZATION); internal destinations are exempt", async () => {
     const { send, funded, beneficiary, quote } = t()
     const payer = await funded()
@@ -394,5 +412,20 @@ describeOverHttp("the SCA lockout ladder on the sandbox clock", {}, (api) => {
       details: { suspended: true, lockedUntil: null, failedAttempts: 9 }
     })
     expect((await event("RESET_PASSWORD_COMPLETED")).body).toMatchObject({ suspended: false, failedAttempts: 0 })
+  })
+
+  it("ends the SCA session after 180 days: authorizing is then 409 SCA_SESSION_REQUIRED until the next login", async () => {
+    const { send, refusal, funded, beneficiary, quote, login } = scaOf(api)
+    const payer = await funded()
+    const sessionExpiresAt = await login(payer.id)
+    expect((await send("POST", "/sandbox/clock/advance", { seconds: 181 * 86_400 })).status).toBe(200)
+    const made = await quote(payer.usd, await beneficiary(payer.id))
+    const held = await send("POST", `/quotes/${made.id}/execute`)
+    expect(held.body.status).toBe("PENDING_AUTHORIZATION")
+    const refused = await refusal("POST", `/quotes/${made.id}/authorize`, { code })
+    expect(refused).toMatchObject({ status: 409, code: "SCA_SESSION_REQUIRED", details: { customerId: payer.id } })
+    expect(Date.parse(String(refused.details["sessionExpiredAt"]))).toBe(Date.parse(sessionExpiresAt))
+    await login(payer.id)
+    expect((await send("POST", `/quotes/${made.id}/authorize`, { code })).body.status).toBe("PROCESSING")
   })
 })
