@@ -309,6 +309,48 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect((await send("POST", `/quotes/${quote.id}/authorize`, { code })).body.status).toBe("PROCESSING")
   })
 
+  it("holds a real-time funded quote to an untrusted beneficiary at creation (202), its instructions withheld until authorized", async () => {
+    const { send, refusal, customer, beneficiary, login } = t()
+    const payer = await customer()
+    const realtime = (accountId: string) =>
+      send("POST", "/quotes", {
+        source: { sourceType: "REALTIME_FUNDING", currency: "USD", customerId: payer.id },
+        destination: { destinationType: "ACCOUNT", accountId },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000
+      })
+    const created = await realtime(await beneficiary(payer.id))
+    expect(created.status).toBe(202)
+    expect(created.body).toMatchObject({
+      status: "PENDING_AUTHORIZATION",
+      paymentInstructions: [],
+      scaChallenge: { factor: "SMS_OTP", availableFactors: ["SMS_OTP"] }
+    })
+    const quoteId = created.body.id as string
+    const transactionOf = async () => (await send("GET", `/transactions/${created.body.transactionId}`)).body
+    expect((await transactionOf()).status).toBe("PENDING_AUTHORIZATION")
+    // The payer's money cannot execute it before it is authorized.
+    expect((await refusal("POST", "/sandbox/send", { quoteId, currencyCode: "USD" })).status).toBe(409)
+    await login(payer.id)
+    const authorized = await send("POST", `/quotes/${quoteId}/authorize`, { code })
+    expect(authorized.status).toBe(200)
+    expect(authorized.body.status).toBe("PENDING")
+    expect(authorized.body).not.toHaveProperty("scaChallenge")
+    expect(authorized.body.paymentInstructions[0].accountOrWalletInfo.reference).toBe(
+      (await transactionOf()).reconciliationInstructions.reference
+    )
+    expect((await transactionOf()).status).toBe("PENDING")
+    expect((await send("GET", `/quotes/${quoteId}`)).body.status).toBe("PENDING")
+    const sent = await send("POST", "/sandbox/send", { quoteId, currencyCode: "USD" })
+    expect(sent.status).toBe(200)
+    expect(sent.body.status).toBe("PROCESSING")
+    // Funding the customer's own account needs no authorization: 201 with its instructions at once.
+    const own = await realtime(payer.usd)
+    expect(own.status).toBe(201)
+    expect(own.body.status).toBe("PENDING")
+    expect(own.body.paymentInstructions).not.toHaveLength(0)
+  })
+
   it("holds immediatelyExecute too (201 PENDING_AUTHORIZATION); internal destinations are exempt", async () => {
     const { send, funded, beneficiary, quote } = t()
     const payer = await funded()
