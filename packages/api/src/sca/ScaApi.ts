@@ -9,6 +9,7 @@ import { FieldErrorReport } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 import {
   AccountLockedBody,
+  LivenessNotConfiguredBody,
   PasskeyAlreadyEnrolledBody,
   ScaConflictBody,
   ScaNotFoundBody,
@@ -72,8 +73,13 @@ export const RecordSecurityEventResponse = Schema.Struct({
   failedAttempts: Schema.Int
 }).annotations({ identifier: "RecordSecurityEventResponse" })
 
-/** A started reset, answered 201. */
-export const TwoFactorResetStart = Schema.Struct({ resetId: Schema.String, expiresAt: Schema.DateTimeUtc })
+/** A started reset, answered 201, with what the end user completes its liveness check with (when given). */
+export const TwoFactorResetStart = Schema.Struct({
+  resetId: Schema.String,
+  expiresAt: Schema.DateTimeUtc,
+  verificationLink: Schema.optional(Schema.String),
+  livenessAccessToken: Schema.optional(Schema.String)
+})
   .annotations({ identifier: "TwoFactorResetStart" })
   .annotations(HttpApiSchema.annotations({ status: 201 }))
 
@@ -178,10 +184,11 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .addSuccess(TwoFactorResetStart)
       .addError(ScaRefusedBody)
       .addError(Authentication.RateLimitedBody)
+      .addError(LivenessNotConfiguredBody)
       .annotate(OpenApi.Summary, "Start a 2FA reset")
       .annotate(
         OpenApi.Description,
-        `Starts recovering a lost factor behind a liveness check (passed at once on sandbox platforms). At most 5 resets per customer per 24 hours: 429 \`RATE_LIMITED\` with \`Retry-After\` beyond. ${regions}`
+        `Starts recovering a lost factor behind a liveness check of the platform's liveness provider, answering its \`verificationLink\` or \`livenessAccessToken\` when it gives one; poll \`GET /sca/factors/reset/{resetId}\` until \`LIVENESS_PASSED\` (or \`REJECTED\`). On sandbox platforms the outcome follows the customer's \`platformCustomerId\`: ending in \`liveness-fail\` it is \`REJECTED\`, in \`liveness-review\` it stays \`PENDING_REVIEW\`, otherwise it passes at once. Without a provider for the platform's environment (a production platform with none configured) the answer is 501 \`NOT_IMPLEMENTED\`. At most 5 resets per customer per 24 hours: 429 \`RATE_LIMITED\` with \`Retry-After\` beyond. ${regions}`
       )
   )
   .add(

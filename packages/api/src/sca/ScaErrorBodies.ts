@@ -40,3 +40,10 @@ export const ScaSessionRequiredBody = wire(
   409,
   "The customer's SCA login session is missing or expired: complete an SCA login, then retry"
 )
+
+/** 501 `NOT_IMPLEMENTED`: no liveness provider serves the platform's environment, so factor resets are refused. */
+export const LivenessNotConfiguredBody = wire(
+  ScaErrors.LivenessNotConfigured,
+  501,
+  "No liveness provider is configured for this platform's environment (details.rule: liveness_provider_not_configured)"
+)

@@ -174,6 +174,23 @@ export class ScaNotFound extends Schema.TaggedError<ScaNotFound>()("ScaNotFound"
 }
 
 /**
+ * No liveness provider serves this platform's environment, so a lost factor cannot be reset: on a production
+ * platform, configure a `LivenessCheck` provider. Code `NOT_IMPLEMENTED` (501), `details.rule`.
+ */
+export class LivenessNotConfigured extends Schema.TaggedError<LivenessNotConfigured>()("LivenessNotConfigured", {
+  code: Schema.tag("NOT_IMPLEMENTED"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("liveness_provider_not_configured"), environment: Schema.String })
+}) {
+  static of(environment: string): LivenessNotConfigured {
+    return new LivenessNotConfigured({
+      reason: `Factor resets need a liveness check, and no liveness provider is configured for ${environment} platforms`,
+      details: { rule: "liveness_provider_not_configured", environment }
+    })
+  }
+}
+
+/**
  * The external account is a trusted beneficiary, so it cannot be deleted: untrust it first (`/untrust` and its
  * `/confirm`). Code `BENEFICIARY_TRUSTED` (409).
  */

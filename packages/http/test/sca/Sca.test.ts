@@ -228,6 +228,37 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
   })
 
+  it("decides a sandbox liveness check by the customer's platformCustomerId: liveness-fail REJECTED, liveness-review waits", async () => {
+    const { send, refusal } = t()
+    const customerEnding = async (suffix: string) => {
+      const created = await send("POST", "/customers", {
+        customerType: "INDIVIDUAL",
+        platformCustomerId: `sca-${Date.now()}-${suffix}`,
+        fullName: "Irène Joliot-Curie",
+        region: "FR",
+        phoneNumber: "+33612345679"
+      })
+      expect(created.status).toBe(201)
+      return created.body.id as string
+    }
+    const failing = await customerEnding("liveness-fail")
+    const started = await send("POST", sca("factors/reset", failing), { factor: "SMS_OTP" })
+    expect(started.status).toBe(201)
+    expect(started.body.verificationLink).toMatch(/^https:\/\//)
+    const status = sca(`factors/reset/${started.body.resetId}`, failing)
+    expect((await send("GET", status)).body.status).toBe("REJECTED")
+    const complete = sca(`factors/reset/${started.body.resetId}/complete`, failing)
+    const mobile = { mobile: { countryCode: "+33", number: "611111111" } }
+    expect((await refusal("POST", complete, mobile)).details).toEqual({ rule: "reset_not_ready" })
+    const reviewed = await customerEnding("liveness-review")
+    const waiting = await send("POST", sca("factors/reset", reviewed), { factor: "SMS_OTP" })
+    const waitingStatus = sca(`factors/reset/${waiting.body.resetId}`, reviewed)
+    expect((await send("GET", waitingStatus)).body.status).toBe("PENDING_REVIEW")
+    expect(
+      (await refusal("POST", sca(`factors/reset/${waiting.body.resetId}/complete`, reviewed), mobile)).details
+    ).toEqual({ rule: "reset_not_ready" })
+  })
+
   it("trusts a beneficiary with an SMS code, whose payments then skip SCA; untrusts it the same way", async () => {
     const { send, refusal, funded, beneficiary, quote } = t()
     const payer = await funded()
