@@ -5,6 +5,7 @@ import type {
   FundingInstructions,
   FxRates,
   KycProvider,
+  LivenessCheck,
   NameVerificationProvider,
   OtpDelivery,
   OwnershipVerifier,
@@ -18,6 +19,7 @@ import * as SandboxDocumentReview from "./SandboxDocumentReview.js"
 import * as SandboxFundingInstructions from "./SandboxFundingInstructions.js"
 import * as SandboxFxRates from "./SandboxFxRates.js"
 import * as SandboxKyc from "./SandboxKyc.js"
+import * as SandboxLivenessCheck from "./SandboxLivenessCheck.js"
 import * as SandboxNameVerification from "./SandboxNameVerification.js"
 import * as SandboxOtpDelivery from "./SandboxOtpDelivery.js"
 import * as SandboxOwnership from "./SandboxOwnership.js"
@@ -41,10 +43,11 @@ export type Providers =
   | CardIssuer.CardIssuer
   | WithdrawalFeeProvider.WithdrawalFeeProvider
   | StablecoinProvider.StablecoinProvider
+  | LivenessCheck.LivenessCheck
 
 /**
  * All sandbox providers in one layer: KYC/KYB and document review, beneficiary name verification, wallet ownership, exchange rates, the
- * rails, real-time funding instructions, the UMA directory, the card issuer, and wallet one-time codes (captured, never sent: read
+ * rails, real-time funding instructions, the UMA directory, the card issuer, the liveness check of factor resets (sandbox platforms only), and wallet one-time codes (captured, never sent: read
  * them through `SandboxOtpOutbox`).
  */
 export const layer: Layer.Layer<Providers> = Layer.mergeAll(
@@ -59,5 +62,6 @@ export const layer: Layer.Layer<Providers> = Layer.mergeAll(
   SandboxOtpDelivery.layer,
   SandboxCardIssuer.layer,
   SandboxWithdrawalFees.layer,
-  SandboxStablecoinProvider.layer
+  SandboxStablecoinProvider.layer,
+  SandboxLivenessCheck.layer
 )

@@ -61,11 +61,27 @@ export const QuoteListParams = reportFieldErrors(
 
 const quoteList = ListResponse(Quote.Quote, "QuoteListResponse")
 
+/**
+ * A real-time funded quote created waiting for strong customer authentication (`PENDING_AUTHORIZATION`, with its
+ * `scaChallenge`, `paymentInstructions` withheld until it is authorized), answered 202 (docs/sca.md). Its `status` and
+ * `source` are narrowed, so the create endpoint's response union (this member first) matches exactly such quotes.
+ */
+export class QuoteAwaitingAuthorization extends Schema.Class<QuoteAwaitingAuthorization>("QuoteAwaitingAuthorization")(
+  {
+    ...Quote.Quote.fields,
+    status: Schema.Literal("PENDING_AUTHORIZATION"),
+    source: Quote.QuoteSource.members[1]
+  },
+  [{ description: "A real-time funded quote waiting for strong customer authentication (202)" }]
+) {}
+
 /** Quotes: price a payment (same- or cross-currency), read it, execute it. */
 export class QuotesApi extends HttpApiGroup.make("quotes")
   .add(
     HttpApiEndpoint.post("create", "/quotes")
       .setPayload(reportFieldErrors(QuoteRequest.CreateQuoteRequest))
+      // The narrower 202 member first: a response is encoded by the first member it matches.
+      .addSuccess(QuoteAwaitingAuthorization, { status: 202 })
       .addSuccess(Quote.Quote, { status: 201 })
       .addError(InternalAccountsApi.InternalAccountNotFoundBody)
       .addError(ExternalAccountsApi.NotFoundBody)
@@ -86,7 +102,7 @@ export class QuotesApi extends HttpApiGroup.make("quotes")
       .annotate(OpenApi.Summary, "Create a quote")
       .annotate(
         OpenApi.Description,
-        "Prices a payment from `source` to `destination` with one side's amount locked, and holds the price until `expiresAt`. With `immediatelyExecute` the quote is executed in the same request. An `UMA_ADDRESS` destination needs the `lookupId` of a receiver lookup (`GET /receiver/uma/{receiverUmaAddress}`) and, in `senderCustomerInfo`, the payer data it lists as mandatory. The pricing rule (`totalSendingAmount = ceil(totalReceivingAmount × exchangeRate) + feesIncluded`, in minor units) is in the FX and fees guide."
+        "Prices a payment from `source` to `destination` with one side's amount locked, and holds the price until `expiresAt`. With `immediatelyExecute` the quote is executed in the same request. A real-time funded quote of a customer who uses strong customer authentication, paying anyone but a trusted beneficiary or an internal account, is answered 202 in `PENDING_AUTHORIZATION` with its `scaChallenge` and no `paymentInstructions` until `POST /quotes/{quoteId}/authorize`. An `UMA_ADDRESS` destination needs the `lookupId` of a receiver lookup (`GET /receiver/uma/{receiverUmaAddress}`) and, in `senderCustomerInfo`, the payer data it lists as mandatory. The pricing rule (`totalSendingAmount = ceil(totalReceivingAmount × exchangeRate) + feesIncluded`, in minor units) is in the FX and fees guide."
       )
   )
   .add(

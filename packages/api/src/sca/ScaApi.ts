@@ -9,6 +9,7 @@ import { FieldErrorReport } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 import {
   AccountLockedBody,
+  LivenessNotConfiguredBody,
   PasskeyAlreadyEnrolledBody,
   ScaConflictBody,
   ScaNotFoundBody,
@@ -48,11 +49,14 @@ export const ScaFactorConfirmResponse = Schema.Union(
   Schema.Struct({ type: Schema.Literal("PASSKEY"), factor: EnrolledFactor.ScaFactorView })
 ).annotations({ identifier: "ScaFactorConfirmResponse" })
 
-/** What a login start answers: the `SMS_OTP` challenge handle and its expiry. */
+/** What a login start answers: the `SMS_OTP` challenge handle and its expiry, or a passkey's WebAuthn options. */
 export const ScaLoginStart = Schema.Struct({
   factor: ScaChallenge.ScaFactor,
   challengeId: Schema.optional(Schema.String),
-  expiresAt: Schema.optional(Schema.DateTimeUtc)
+  expiresAt: Schema.optional(Schema.DateTimeUtc),
+  passkeyOptions: Schema.optional(JsonObject.JsonObject),
+  allowedOrigins: Schema.optional(Schema.Array(Schema.String)),
+  relyingPartyId: Schema.optional(Schema.String)
 }).annotations({ identifier: "ScaLoginStart" })
 
 /** A completed login: `SUCCESS` and until when the SCA session lasts. */
@@ -69,8 +73,13 @@ export const RecordSecurityEventResponse = Schema.Struct({
   failedAttempts: Schema.Int
 }).annotations({ identifier: "RecordSecurityEventResponse" })
 
-/** A started reset, answered 201. */
-export const TwoFactorResetStart = Schema.Struct({ resetId: Schema.String, expiresAt: Schema.DateTimeUtc })
+/** A started reset, answered 201, with what the end user completes its liveness check with (when given). */
+export const TwoFactorResetStart = Schema.Struct({
+  resetId: Schema.String,
+  expiresAt: Schema.DateTimeUtc,
+  verificationLink: Schema.optional(Schema.String),
+  livenessAccessToken: Schema.optional(Schema.String)
+})
   .annotations({ identifier: "TwoFactorResetStart" })
   .annotations(HttpApiSchema.annotations({ status: 201 }))
 
@@ -140,7 +149,7 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .annotate(OpenApi.Summary, "Start an SCA login")
       .annotate(
         OpenApi.Description,
-        `\`SMS_OTP\` sends a code (valid 5 minutes; \`123456\` on sandbox platforms) and answers its \`challengeId\`; \`TOTP\` answers the factor only. A factor the customer does not have is 400. ${regions}`
+        `\`SMS_OTP\` sends a code (valid 5 minutes; \`123456\` on sandbox platforms) and answers its \`challengeId\`; \`TOTP\` answers the factor only; \`PASSKEY\` answers WebAuthn request options (\`passkeyOptions\`, a single-use challenge for the customer's passkey), \`allowedOrigins\` and \`relyingPartyId\`. A factor the customer does not have is 400. ${regions}`
       )
   )
   .add(
@@ -153,7 +162,7 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .annotate(OpenApi.Summary, "Complete an SCA login")
       .annotate(
         OpenApi.Description,
-        `Checks the code (with the \`challengeId\` for \`SMS_OTP\`) and opens a 15-minute SCA session. Wrong codes climb the lockout ladder: 5 failures lock for 15 minutes, 6 for 30, 7 for an hour, 8 for 24 hours, 9 or more suspend; while locked the answer is 423 \`ACCOUNT_LOCKED\` with \`details {suspended, lockedUntil, failedAttempts}\`. A right code clears the count. ${regions}`
+        `Checks the code (with the \`challengeId\` for \`SMS_OTP\`), or the passkey's \`passkeyAssertion\` with its \`origin\`, and opens the SCA session (180 days) that quote authorizations require. Wrong codes climb the lockout ladder: 5 failures lock for 15 minutes, 6 for 30, 7 for an hour, 8 for 24 hours, 9 or more suspend; while locked the answer is 423 \`ACCOUNT_LOCKED\` with \`details {suspended, lockedUntil, failedAttempts}\`. A right code clears the count. ${regions}`
       )
   )
   .add(
@@ -175,10 +184,11 @@ export class ScaApi extends HttpApiGroup.make("sca")
       .addSuccess(TwoFactorResetStart)
       .addError(ScaRefusedBody)
       .addError(Authentication.RateLimitedBody)
+      .addError(LivenessNotConfiguredBody)
       .annotate(OpenApi.Summary, "Start a 2FA reset")
       .annotate(
         OpenApi.Description,
-        `Starts recovering a lost factor behind a liveness check (passed at once on sandbox platforms). At most 5 resets per customer per 24 hours: 429 \`RATE_LIMITED\` with \`Retry-After\` beyond. ${regions}`
+        `Starts recovering a lost factor behind a liveness check of the platform's liveness provider, answering its \`verificationLink\` or \`livenessAccessToken\` when it gives one; poll \`GET /sca/factors/reset/{resetId}\` until \`LIVENESS_PASSED\` (or \`REJECTED\`). On sandbox platforms the outcome follows the customer's \`platformCustomerId\`: ending in \`liveness-fail\` it is \`REJECTED\`, in \`liveness-review\` it stays \`PENDING_REVIEW\`, otherwise it passes at once. Without a provider for the platform's environment (a production platform with none configured) the answer is 501 \`NOT_IMPLEMENTED\`. At most 5 resets per customer per 24 hours: 429 \`RATE_LIMITED\` with \`Retry-After\` beyond. ${regions}`
       )
   )
   .add(

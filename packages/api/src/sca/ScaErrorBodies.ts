@@ -33,3 +33,17 @@ export const ScaNotFoundBody = wire(
   404,
   "No such factor or reset for this customer, or no such external account"
 )
+
+/** 409 `SCA_SESSION_REQUIRED`: the customer's SCA login session is missing or expired; log in, then retry. */
+export const ScaSessionRequiredBody = wire(
+  ScaErrors.ScaSessionRequired,
+  409,
+  "The customer's SCA login session is missing or expired: complete an SCA login, then retry"
+)
+
+/** 501 `NOT_IMPLEMENTED`: no liveness provider serves the platform's environment, so factor resets are refused. */
+export const LivenessNotConfiguredBody = wire(
+  ScaErrors.LivenessNotConfigured,
+  501,
+  "No liveness provider is configured for this platform's environment (details.rule: liveness_provider_not_configured)"
+)

@@ -7,7 +7,13 @@ import { CustomersApi } from "../customers/index.js"
 import { FieldErrorReport } from "../kernel/index.js"
 import { QuotesApi } from "../payments/index.js"
 import { Authentication } from "../platforms/index.js"
-import { AccountLockedBody, ScaConflictBody, ScaNotFoundBody, ScaRefusedBody } from "./ScaErrorBodies.js"
+import {
+  AccountLockedBody,
+  ScaConflictBody,
+  ScaNotFoundBody,
+  ScaRefusedBody,
+  ScaSessionRequiredBody
+} from "./ScaErrorBodies.js"
 
 const { reportFieldErrors } = FieldErrorReport
 
@@ -46,7 +52,7 @@ const confirm = <const Name extends string>(name: Name, path: `/${string}`, what
     .annotate(OpenApi.Summary, `Confirm ${what} a beneficiary`)
     .annotate(
       OpenApi.Description,
-      `Checks the code of the started challenge (\`challengeId\` optional); a wrong code is 400 and climbs the lockout ladder (423 while locked); nothing pending is 409. ${regions}`
+      `Checks the code of the started challenge (\`challengeId\` optional), or the customer's passkey assertion (\`passkeyAssertion\` and \`origin\`) when \`PASSKEY\` is among its \`availableFactors\`; a wrong code is 400 and climbs the lockout ladder (423 while locked); nothing pending is 409. ${regions}`
     )
 
 /** Trusting and untrusting a customer's external accounts (beneficiaries), each with an SCA challenge. */
@@ -75,6 +81,7 @@ export class QuoteAuthorizationApi extends HttpApiGroup.make("quoteAuthorization
       .addSuccess(Quote.Quote)
       .addError(ScaRefusedBody)
       .addError(AccountLockedBody)
+      .addError(ScaSessionRequiredBody)
       .addError(Authentication.RateLimitedBody)
       .addError(QuotesApi.QuoteExpiredBody)
       .addError(QuotesApi.QuoteTransitionRefusedBody)
@@ -83,7 +90,7 @@ export class QuoteAuthorizationApi extends HttpApiGroup.make("quoteAuthorization
       .annotate(OpenApi.Summary, "Authorize a quote's SCA challenge")
       .annotate(
         OpenApi.Description,
-        `Checks the code of the quote's \`scaChallenge\` (\`123456\` on sandbox platforms) and executes the quote as \`POST /quotes/{quoteId}/execute\` would: the answer is the quote, \`PROCESSING\` (or \`COMPLETED\`). A wrong code is 400 and counts: beyond 3 tries a minute the answer is 429 \`RATE_LIMITED\` with \`Retry-After\`, 5 wrong codes void the challenge, and the customer's lockout ladder climbs (423 \`ACCOUNT_LOCKED\`). A quote with no pending challenge is 409. When the challenge's \`expiresAt\` passes, the quote and its transaction fail with \`SCA_NOT_COMPLETED\`. ${regions}`
+        `Needs the customer's SCA login session (\`POST /sca/login/complete\`): without one, or once it expired, the answer is 409 \`SCA_SESSION_REQUIRED\`. Checks the code of the quote's \`scaChallenge\` (\`123456\` on sandbox platforms), or the customer's passkey assertion (\`passkeyAssertion\` with its \`origin\`, when \`PASSKEY\` is among its \`availableFactors\`), and executes the quote as \`POST /quotes/{quoteId}/execute\` would: the answer is the quote, \`PROCESSING\` (or \`COMPLETED\`). A wrong code is 400 and counts: beyond 3 tries a minute the answer is 429 \`RATE_LIMITED\` with \`Retry-After\`, 5 wrong codes void the challenge, and the customer's lockout ladder climbs (423 \`ACCOUNT_LOCKED\`). A quote with no pending challenge is 409. When the challenge's \`expiresAt\` passes, the quote and its transaction fail with \`SCA_NOT_COMPLETED\`. ${regions}`
       )
   )
   .add(

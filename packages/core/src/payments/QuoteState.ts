@@ -13,6 +13,7 @@ import type { QuoteStatus } from "./Quote.js"
  * - `EXECUTE`: `POST /quotes/{id}/execute` (or `immediatelyExecute`, or the payer's real-time funding arrived): the
  *   source amount is taken and the payment starts.
  * - `REQUIRE_AUTHORIZATION` / `AUTHORIZE`: strong customer authentication is asked for, then completed.
+ * - `AUTHORIZE_FUNDING`: a real-time funded quote held at creation was authorized: it waits for the payer's money.
  * - `EXPIRE`: `expiresAt` passed before execution.
  * - `COMPLETE` / `FAIL`: the payment settled or failed.
  * - `RETURN`: a completed payment came back from the receiving bank (it is refunded).
@@ -21,6 +22,7 @@ export const QuoteEvent = Schema.Literal(
   "EXECUTE",
   "REQUIRE_AUTHORIZATION",
   "AUTHORIZE",
+  "AUTHORIZE_FUNDING",
   "EXPIRE",
   "COMPLETE",
   "FAIL",
@@ -34,6 +36,7 @@ const refused: Row = {
   EXECUTE: null,
   REQUIRE_AUTHORIZATION: null,
   AUTHORIZE: null,
+  AUTHORIZE_FUNDING: null,
   EXPIRE: null,
   COMPLETE: null,
   FAIL: null,
@@ -42,7 +45,8 @@ const refused: Row = {
 
 /**
  * The total transition table. The spec's row: PENDING + EXECUTE → PROCESSING. Additions: PENDING may need
- * authorization first (PENDING_AUTHORIZATION + AUTHORIZE → PROCESSING); either waiting state expires or fails (a
+ * authorization first (PENDING_AUTHORIZATION + AUTHORIZE → PROCESSING; a real-time funded one goes back to PENDING
+ * to wait for its money); either waiting state expires or fails (a
  * real-time funding that does not match); PROCESSING completes or fails; COMPLETED may be returned (→ FAILED).
  * EXPIRED and FAILED are final.
  */
@@ -54,7 +58,13 @@ export const transitions: { readonly [S in QuoteStatus]: Row } = {
     EXPIRE: "EXPIRED",
     FAIL: "FAILED"
   },
-  PENDING_AUTHORIZATION: { ...refused, AUTHORIZE: "PROCESSING", EXPIRE: "EXPIRED", FAIL: "FAILED" },
+  PENDING_AUTHORIZATION: {
+    ...refused,
+    AUTHORIZE: "PROCESSING",
+    AUTHORIZE_FUNDING: "PENDING",
+    EXPIRE: "EXPIRED",
+    FAIL: "FAILED"
+  },
   PROCESSING: { ...refused, COMPLETE: "COMPLETED", FAIL: "FAILED" },
   COMPLETED: { ...refused, RETURN: "FAILED" },
   FAILED: refused,

@@ -62,7 +62,8 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
     /**
      * Prices and stores a quote (and executes it at once with `immediatelyExecute`). A `REALTIME_FUNDING` quote
      * carries the provider's `paymentInstructions` and a `reference` on its transaction, and waits for the payer's
-     * money (`receiveFunding`). `options.purpose` says which outcome table the rails apply (`TRANSFER` for the
+     * money (`receiveFunding`); when the `QuoteAuthorizationGate` asks for strong customer authentication, it is
+     * created `PENDING_AUTHORIZATION` with its challenge instead, its instructions withheld until it is authorized. `options.purpose` says which outcome table the rails apply (`TRANSFER` for the
      * same-currency transfer endpoints).
      */
     readonly create: (
@@ -97,8 +98,9 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
     ) => Effect.Effect<Quote, ExecuteError | WalletErrors.WalletSignatureMissing>
     /**
      * Executes a quote waiting in `PENDING_AUTHORIZATION` whose challenge the caller has just verified, as `execute`
-     * would (without asking for authentication again); its `scaChallenge` is cleared. Any other status is 409. Joins
-     * the caller's unit of work.
+     * would (without asking for authentication again); its `scaChallenge` is cleared. A real-time funded quote (held
+     * at creation) goes back to `PENDING` with its `paymentInstructions`, to wait for the payer's money. Any other
+     * status is 409. Joins the caller's unit of work.
      */
     readonly executeAuthorized: (platform: Platform.Platform, id: QuoteId) => Effect.Effect<Quote, ExecuteError>
     /**
@@ -127,6 +129,9 @@ export interface CreateOptions {
   readonly purpose: Rails.RailLeg["purpose"]
   readonly agentId?: string
 }
+
+// The reference a real-time funded quote's payer sends with the money: short, unambiguous, tied to the quote.
+const fundingReferenceOf = (quoteId: QuoteId) => `PR${quoteId.slice(-12).toUpperCase()}`
 
 const currencyOf = (code: string) =>
   Option.getOrThrowWith(Currency.find(code), () => new Error(`unknown currency ${code}`))
@@ -346,6 +351,41 @@ export const layer = Layer.effect(
         return { quote: executed, transaction: processing }
       })
 
+    // A real-time funded quote held at creation was authorized: it waits `PENDING` for the payer's money again, with
+    // its payment instructions, its transaction too (with its webhook), and its expiry scheduled anew (the expiry job
+    // leaves a held quote alone).
+    const releaseForFunding = (platform: Platform.Platform, quote: Quote) =>
+      Effect.gen(function* () {
+        const now = yield* DateTime.now
+        if (hasLapsed(quote, now)) return yield* QuoteExpired.of(quote.id, DateTime.formatIso(quote.expiresAt))
+        const status = yield* Either.match(QuoteState.transition(quote.id, quote.status, "AUTHORIZE_FUNDING"), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        const paymentInstructions = yield* funding.instructionsFor({
+          platformId: platform.id,
+          quoteId: quote.id,
+          currency: quote.sendingCurrency.code,
+          amountMinor: BigInt(quote.totalSendingAmount),
+          reference: fundingReferenceOf(quote.id),
+          expiresAt: quote.expiresAt
+        })
+        const released = new Quote(
+          { ...quote, status, updatedAt: now, scaChallenge: undefined, paymentInstructions },
+          { disableValidation: true }
+        )
+        if (!(yield* quotes.transition(platform.id, quote.id, quote.status, released))) {
+          return yield* QuoteTransitionRefused.of(quote.id, quote.status, "AUTHORIZE_FUNDING")
+        }
+        const waiting = yield* advance(platform, yield* transactionOf(platform, quote), ["FUNDING_AUTHORIZED"], {
+          now,
+          postingId: Option.none()
+        })
+        yield* outbox.append(yield* event(platform.id, waiting))
+        yield* jobs.enqueue(QuoteExpiryJob.newJob(platform.id, quote.id, quote.expiresAt))
+        return released
+      })
+
     const create = Effect.fn("Quotes.create")(function* (
       platform: Platform.Platform,
       request: CreateQuoteRequest,
@@ -416,8 +456,7 @@ export const layer = Layer.effect(
         )
       }
       const destination = PaymentParties.quoteDestinationOf(request, parties)
-      // The reference the payer's bank transfer carries: short, unambiguous, tied to the quote.
-      const reference = `PR${quoteId.slice(-12).toUpperCase()}`
+      const reference = fundingReferenceOf(quoteId)
       const totals = {
         totalSendingAmount: Number(priced.priced.totalSendingMinor),
         totalReceivingAmount: Number(priced.priced.totalReceivingMinor),
@@ -527,6 +566,15 @@ export const layer = Layer.effect(
           yield* quotes.insert(platform.id, quote)
           yield* transactions.insert(platform.id, { transaction, postingId: Option.none() })
           yield* jobs.enqueue(QuoteExpiryJob.newJob(platform.id, quoteId, expiresAt))
+          // A real-time funded quote that needs strong customer authentication waits for it from the start (the
+          // reference's 202), its payment instructions withheld until it is authorized (`executeAuthorized`).
+          if (realtime) {
+            const challenge = yield* gate.challengeFor(platform, quote)
+            if (Option.isSome(challenge)) {
+              const withheld = new Quote({ ...quote, paymentInstructions: [] }, { disableValidation: true })
+              return (yield* holdForAuthorization(platform, withheld, challenge.value, now)).quote
+            }
+          }
           // A quote just made cannot have expired: its lifetime is minutes.
           return request.immediatelyExecute === true
             ? (yield* executeWithin(platform, quote, { funding: false, purpose: options.purpose }).pipe(
@@ -645,6 +693,7 @@ export const layer = Layer.effect(
         return yield* store.transaction(
           Effect.gen(function* () {
             const quote = yield* find(platform, id)
+            if (quote.source.sourceType === "REALTIME_FUNDING") return yield* releaseForFunding(platform, quote)
             return (yield* executeWithin(platform, quote, { funding: false, purpose: "QUOTE", authorized: true })).quote
           })
         )

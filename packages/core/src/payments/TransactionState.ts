@@ -12,6 +12,7 @@ import type { TransactionStatus } from "./Transaction.js"
  * What can happen to a transaction:
  * - `FUNDED`: the money was taken (an executed quote's reservation, a pull's or real-time funding's arrival).
  * - `AUTHORIZATION_REQUIRED` / `AUTHORIZED`: strong customer authentication is asked for, then given.
+ * - `FUNDING_AUTHORIZED`: a real-time funded payment held at creation was authorized: it waits for the payer's money.
  * - `COMPLETED`: the rail delivered the money.
  * - `FAILED`: the payment failed; money not yet gone is released, money gone is refunded.
  * - `RETURNED`: a delivered payment came back (the receiving bank returned it); it is refunded.
@@ -24,6 +25,7 @@ export const TransactionEvent = Schema.Literal(
   "FUNDED",
   "AUTHORIZATION_REQUIRED",
   "AUTHORIZED",
+  "FUNDING_AUTHORIZED",
   "COMPLETED",
   "FAILED",
   "RETURNED",
@@ -40,6 +42,7 @@ const refused: Row = {
   FUNDED: null,
   AUTHORIZATION_REQUIRED: null,
   AUTHORIZED: null,
+  FUNDING_AUTHORIZED: null,
   COMPLETED: null,
   FAILED: null,
   RETURNED: null,
@@ -66,7 +69,13 @@ export const transitions: { readonly [S in TransactionStatus]: Row } = {
     REJECTED: "REJECTED",
     EXPIRED: "EXPIRED"
   },
-  PENDING_AUTHORIZATION: { ...refused, AUTHORIZED: "PROCESSING", FAILED: "FAILED", EXPIRED: "EXPIRED" },
+  PENDING_AUTHORIZATION: {
+    ...refused,
+    AUTHORIZED: "PROCESSING",
+    FUNDING_AUTHORIZED: "PENDING",
+    FAILED: "FAILED",
+    EXPIRED: "EXPIRED"
+  },
   PROCESSING: { ...refused, COMPLETED: "COMPLETED", FAILED: "FAILED", REJECTED: "REJECTED" },
   COMPLETED: { ...refused, RETURNED: "FAILED", REFUNDED: "REFUNDED" },
   REJECTED: refused,

@@ -15,7 +15,8 @@ type Failure = ScaConflict | ScaNotFound | CustomerFailure
 
 /**
  * Trusted beneficiaries: a customer's external accounts that payments may go to without a per-payment SCA challenge.
- * Trusting and untrusting each take an SMS challenge (start) and its code (confirm); the change and the challenge's
+ * Trusting and untrusting each take an SMS challenge (start) and its code, or the customer's passkey assertion
+ * (confirm); the change and the challenge's
  * consumption are one unit of work, and the right code clears the customer's failures (a wrong one climbs the
  * lockout ladder). An unknown account is 404 `NOT_FOUND`; a platform-owned account, or one of a customer outside the SCA regions, is 409; trusting a
  * trusted account (or untrusting an untrusted one) is 409.
@@ -79,7 +80,7 @@ export const layer = Layer.effect(
         purpose: purposeOf(trust),
         subjectId: externalAccountId,
         factor: "SMS_OTP",
-        availableFactors: ["SMS_OTP"]
+        availableFactors: yield* proofs.challengeFactors(platform, customer)
       })
       return { scaChallenge: PendingChallenge.viewOf(challenge) }
     })

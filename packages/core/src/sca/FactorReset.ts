@@ -1,5 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { ScaChallenge } from "../payments/index.js"
+import type { LivenessOutcome } from "./LivenessCheck.js"
 
 /** The reference's 2FA reset statuses; `COMPLETED`, `REJECTED` and `EXPIRED` are terminal. */
 export const ResetStatus = Schema.Literal(
@@ -16,8 +17,10 @@ export type ResetStatus = typeof ResetStatus.Type
 export const windowHours = 24
 
 /**
- * A customer's recovery of a lost factor, gated by a liveness check: started `INITIATED` (on sandbox platforms the
- * liveness check passes at once: `LIVENESS_PASSED`), completed once liveness passed, `EXPIRED` when its window closes.
+ * A customer's recovery of a lost factor, gated by a liveness check of the `LivenessCheck` provider (its session id,
+ * and the link or token the end user completes it with): started `INITIATED`, `PENDING_REVIEW` while the provider
+ * reviews, `LIVENESS_PASSED` or `REJECTED` by its outcome, completed once liveness passed, `EXPIRED` when its window
+ * closes.
  */
 export class FactorReset extends Schema.Class<FactorReset>("FactorReset")({
   id: Schema.String,
@@ -26,8 +29,26 @@ export class FactorReset extends Schema.Class<FactorReset>("FactorReset")({
   status: ResetStatus,
   expiresAt: Schema.DateTimeUtc,
   completedAt: Schema.optional(Schema.DateTimeUtc),
-  createdAt: Schema.DateTimeUtc
+  createdAt: Schema.DateTimeUtc,
+  livenessSessionId: Schema.optional(Schema.String),
+  verificationLink: Schema.optional(Schema.String),
+  livenessAccessToken: Schema.optional(Schema.String)
 }) {}
+
+/** The status a reset waiting for its liveness check takes from the provider's `outcome`; others keep theirs. */
+export const afterLiveness = (status: ResetStatus, outcome: LivenessOutcome): ResetStatus => {
+  if (status !== "INITIATED" && status !== "PENDING_REVIEW") return status
+  switch (outcome) {
+    case "PENDING":
+      return status
+    case "IN_REVIEW":
+      return "PENDING_REVIEW"
+    case "PASSED":
+      return "LIVENESS_PASSED"
+    case "FAILED":
+      return "REJECTED"
+  }
+}
 
 /** The status at `now`: a reset not finished when its window closed is `EXPIRED`. */
 export const statusAt = (reset: FactorReset, now: DateTime.Utc): ResetStatus =>

@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { JsonObject } from "../kernel/index.js"
 import { ScaChallenge } from "../payments/index.js"
 
 /** What a challenge authorizes: an SCA login, a quote's execution, or trusting or untrusting a beneficiary. */
@@ -14,7 +15,9 @@ export const lifetimeMinutes = 5
 /**
  * An outstanding SCA challenge of one customer: what it authorizes (`purpose` and `subjectId`, the quote or external
  * account; the customer for a login), the factor it was issued for, a salted SHA-256 of its code (`SMS_OTP`; never the
- * code), until when it can be satisfied, how many wrong codes it took, and when its code was last sent.
+ * code), until when it can be satisfied, how many wrong codes it took, and when its code was last sent. A challenge a
+ * passkey may satisfy keeps its WebAuthn challenge (`passkeyChallenge`, whose UTF-8 bytes the assertion must sign) and
+ * the request options and origins shown to the device.
  */
 export class PendingChallenge extends Schema.Class<PendingChallenge>("PendingChallenge")({
   id: Schema.String,
@@ -26,7 +29,10 @@ export class PendingChallenge extends Schema.Class<PendingChallenge>("PendingCha
   codeDigest: Schema.optional(Schema.String),
   expiresAt: Schema.DateTimeUtc,
   failedAttempts: Schema.Int.pipe(Schema.nonNegative()),
-  sentAt: Schema.DateTimeUtc
+  sentAt: Schema.DateTimeUtc,
+  passkeyChallenge: Schema.optional(Schema.String),
+  passkeyOptions: Schema.optional(JsonObject.JsonObject),
+  passkeyAllowedOrigins: Schema.optional(Schema.Array(Schema.String))
 }) {}
 
 /** Whether the challenge can still be satisfied at `now`: not expired and not voided by wrong codes. */
@@ -38,5 +44,7 @@ export const viewOf = (challenge: PendingChallenge) => ({
   id: challenge.id,
   expiresAt: challenge.expiresAt,
   factor: challenge.factor,
-  availableFactors: challenge.availableFactors
+  availableFactors: challenge.availableFactors,
+  ...(challenge.passkeyOptions === undefined ? {} : { passkeyAssertionOptions: challenge.passkeyOptions }),
+  ...(challenge.passkeyAllowedOrigins === undefined ? {} : { passkeyAllowedOrigins: challenge.passkeyAllowedOrigins })
 })

@@ -6,7 +6,7 @@ import { PaymentErrors, type Quote, QuoteAuthorizationGate, Quotes, type ScaChal
 import type { Platform } from "../platforms/index.js"
 import * as PendingChallenge from "./PendingChallenge.js"
 import * as ScaChallengeExpiryJob from "./ScaChallengeExpiryJob.js"
-import { type AccountLocked, ScaConflict, type ScaRefused } from "./ScaErrors.js"
+import { type AccountLocked, ScaConflict, type ScaRefused, type ScaSessionRequired } from "./ScaErrors.js"
 import { ScaProofs } from "./ScaProofs.js"
 import { usesSca } from "./ScaRegions.js"
 import { ScaRepo } from "./ScaRepo.js"
@@ -17,7 +17,8 @@ type CustomerFailure = CustomerErrors.CustomerNotFound | CustomerErrors.Customer
 type ExecuteError = Effect.Effect.Error<ReturnType<Context.Tag.Service<Quotes.Quotes>["executeAuthorized"]>>
 
 /**
- * Strong customer authentication of payments. An execution (or `immediatelyExecute`) of a quote of an SCA customer
+ * Strong customer authentication of payments. Authorizing needs the customer's SCA login session (409
+ * `SCA_SESSION_REQUIRED` without one, before the proof is looked at). An execution (or `immediatelyExecute`) of a quote of an SCA customer
  * that pays anyone but a trusted beneficiary or an internal account waits in `PENDING_AUTHORIZATION` with an SMS
  * challenge (`gateLayer`); `authorize` checks its code and executes the quote as an execute would, in one unit of
  * work with the challenge's consumption (a wrong code is counted: the brute-force guard answers 429 beyond 3 tries a
@@ -34,7 +35,13 @@ export class QuoteAuthorizations extends Context.Tag("@payrail/core/QuoteAuthori
       proof: ScaAuthorization
     ) => Effect.Effect<
       Quote.Quote,
-      ScaConflict | ScaRefused | AccountLocked | RateLimited.RateLimited | ExecuteError | CustomerFailure
+      | ScaConflict
+      | ScaSessionRequired
+      | ScaRefused
+      | AccountLocked
+      | RateLimited.RateLimited
+      | ExecuteError
+      | CustomerFailure
     >
     readonly resend: (
       platform: Platform.Platform,
@@ -71,6 +78,8 @@ export const layer = Layer.effect(
       proof: ScaAuthorization
     ) {
       const { challenge, customer, quote } = yield* pending(platform, quoteId)
+      // Money moves only within an SCA login session (the reference's SCA_SESSION_REQUIRED).
+      yield* proofs.ensureSession(platform, customer.id)
       yield* proofs.verify(platform, challenge, proof, { guarded: true })
       return yield* store.transaction(
         Effect.gen(function* () {
@@ -97,7 +106,7 @@ export const layer = Layer.effect(
 
 /**
  * The SCA context's `QuoteAuthorizationGate`: a quote for a customer of an SCA region whose destination is not an
- * internal account and not a trusted beneficiary gets an SMS challenge (stored, with its expiry job, in the
+ * internal account and not a trusted beneficiary gets an SMS challenge (which the customer's passkey may satisfy too) (stored, with its expiry job, in the
  * execution's unit of work); every other quote executes at once.
  */
 export const gateLayer = Layer.effect(
@@ -126,7 +135,7 @@ export const gateLayer = Layer.effect(
             purpose: "QUOTE",
             subjectId: quote.id,
             factor: "SMS_OTP",
-            availableFactors: ["SMS_OTP"]
+            availableFactors: yield* proofs.challengeFactors(platform, found.value.customer)
           })
           yield* jobs.enqueue(ScaChallengeExpiryJob.newJob(platform.id, challenge.id, challenge.expiresAt))
           return Option.some(PendingChallenge.viewOf(challenge))

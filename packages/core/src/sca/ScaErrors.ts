@@ -56,6 +56,29 @@ export class PasskeyAlreadyEnrolled extends Schema.TaggedError<PasskeyAlreadyEnr
 }
 
 /**
+ * The customer has no SCA login session, or it expired (or a password reset ended it): complete an SCA login
+ * (`/sca/login/start` and `/complete`), then retry. Code `SCA_SESSION_REQUIRED` (409).
+ */
+export class ScaSessionRequired extends Schema.TaggedError<ScaSessionRequired>()("ScaSessionRequired", {
+  code: Schema.tag("SCA_SESSION_REQUIRED"),
+  reason: Schema.String,
+  details: Schema.Struct({ customerId: Schema.String, sessionExpiredAt: Schema.NullOr(Schema.String) })
+}) {
+  static of(customerId: string, sessionExpiredAt?: DateTime.Utc): ScaSessionRequired {
+    return new ScaSessionRequired({
+      reason:
+        sessionExpiredAt === undefined
+          ? "The customer has no SCA login session; complete an SCA login, then retry"
+          : "The customer's SCA login session has expired; complete an SCA login, then retry",
+      details: {
+        customerId,
+        sessionExpiredAt: sessionExpiredAt === undefined ? null : DateTime.formatIso(sessionExpiredAt)
+      }
+    })
+  }
+}
+
+/**
  * The customer is locked out after too many failed SCA attempts (the ladder of `ScaLockout`): until
  * `details.lockedUntil`, or with no automatic end when `details.suspended`. Code `ACCOUNT_LOCKED` (423).
  */
@@ -147,6 +170,23 @@ export class ScaNotFound extends Schema.TaggedError<ScaNotFound>()("ScaNotFound"
       case "beneficiary":
         return new ScaNotFound({ reason: "No such external account", details: { externalAccountId: id } })
     }
+  }
+}
+
+/**
+ * No liveness provider serves this platform's environment, so a lost factor cannot be reset: on a production
+ * platform, configure a `LivenessCheck` provider. Code `NOT_IMPLEMENTED` (501), `details.rule`.
+ */
+export class LivenessNotConfigured extends Schema.TaggedError<LivenessNotConfigured>()("LivenessNotConfigured", {
+  code: Schema.tag("NOT_IMPLEMENTED"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("liveness_provider_not_configured"), environment: Schema.String })
+}) {
+  static of(environment: string): LivenessNotConfigured {
+    return new LivenessNotConfigured({
+      reason: `Factor resets need a liveness check, and no liveness provider is configured for ${environment} platforms`,
+      details: { rule: "liveness_provider_not_configured", environment }
+    })
   }
 }
 

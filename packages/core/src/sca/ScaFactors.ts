@@ -141,7 +141,9 @@ export const layer = Layer.effect(
       return {
         type: "PASSKEY" as const,
         options: {
-          challenge,
+          // WebAuthn's JSON options carry the challenge's bytes in base64url: here the UTF-8 bytes of the stored
+          // challenge, which is what the Passkeys port checks the authenticator signed.
+          challenge: base64Url(new TextEncoder().encode(challenge)),
           rp: { id: party.rpId, name: platform.name },
           user: {
             id: base64Url(new TextEncoder().encode(customer.id)),

@@ -12,14 +12,23 @@ import type { LoginCompleteRequest, SecurityEventType } from "./ScaRequest.js"
 
 type CustomerFailure = CustomerErrors.CustomerNotFound | CustomerErrors.CustomerDeleted | StoreFailure.StoreFailure
 
-/** How long the SCA session a completed login opens lasts. */
-export const sessionMinutes = 15
+/**
+ * How long the SCA session a completed login opens lasts: 180 days, the reference's session (PSD2's RTS, article 10a,
+ * asks for strong authentication at least every 180 days). Quote authorizations need it (`SCA_SESSION_REQUIRED`).
+ */
+export const sessionDays = 180
 
-/** What `POST /sca/login/start` answers: for `SMS_OTP` the challenge handle and until when its code is good. */
+/**
+ * What `POST /sca/login/start` answers: for `SMS_OTP` the challenge handle and until when its code is good; for
+ * `PASSKEY` the WebAuthn request options, the origins allowed and the relying party id (and the challenge's expiry).
+ */
 export interface LoginStart {
   readonly factor: ScaChallenge.ScaFactor
   readonly challengeId?: string
   readonly expiresAt?: DateTime.Utc
+  readonly passkeyOptions?: Record<string, unknown>
+  readonly allowedOrigins?: ReadonlyArray<string>
+  readonly relyingPartyId?: string
 }
 
 /** The customer's login-security state after a recorded event. */
@@ -32,10 +41,12 @@ export interface SecurityState {
 
 /**
  * SCA logins and security events. Guarantees: a login is started with a factor the customer has (`SMS_OTP` with a
- * phone number: a code is sent; `TOTP` once enrolled) and completed with its proof; every wrong proof climbs the
+ * phone number: a code is sent; `TOTP` once enrolled; `PASSKEY` once enrolled: a single-use WebAuthn challenge) and
+ * completed with its proof (a passkey's assertion is checked by the `Passkeys` port; a replayed one finds its
+ * challenge gone); every wrong proof climbs the
  * lockout ladder of `ScaLockout` (5 → 15 min ... ≥ 9 suspended) and a locked customer is refused 423
  * `ACCOUNT_LOCKED` before the proof is looked at; a right proof clears the failures and opens a session of
- * `sessionMinutes`. `FAILED_LOGIN_ATTEMPT` climbs the same ladder; `RESET_PASSWORD_COMPLETED` clears it (and the
+ * `sessionDays`. `FAILED_LOGIN_ATTEMPT` climbs the same ladder; `RESET_PASSWORD_COMPLETED` clears it (and the
  * session). Only SCA customers (409 otherwise).
  */
 export class ScaLogins extends Context.Tag("@payrail/core/ScaLogins")<
@@ -91,8 +102,25 @@ export const layer = Layer.effect(
         return { factor, challengeId: challenge.id, expiresAt: challenge.expiresAt }
       }
       if (!(yield* activeFactor(platform, customer.id, factor))) return yield* ScaRefused.of("factor_not_enrolled")
-      // Passkey assertions are not verified yet (see docs/sca.md): a passkey cannot open a login.
-      if (factor === "PASSKEY") return yield* ScaRefused.of("factor_not_allowed")
+      if (factor === "PASSKEY") {
+        const challenge = yield* proofs.issue(platform, customer, {
+          purpose: "LOGIN",
+          subjectId: customer.id,
+          factor,
+          availableFactors: ["PASSKEY"]
+        })
+        // The platform lost its relying party since the passkey was enrolled: nothing can be asserted.
+        if (challenge.passkeyOptions === undefined || challenge.passkeyAllowedOrigins === undefined) {
+          return yield* ScaRefused.of("factor_not_allowed")
+        }
+        return {
+          factor,
+          expiresAt: challenge.expiresAt,
+          passkeyOptions: challenge.passkeyOptions,
+          allowedOrigins: challenge.passkeyAllowedOrigins,
+          relyingPartyId: String(challenge.passkeyOptions["rpId"])
+        }
+      }
       return { factor }
     })
 
@@ -104,30 +132,39 @@ export const layer = Layer.effect(
       const customer = yield* proofs.requireCustomer(platform, customerId)
       yield* proofs.ensureUnlocked(platform, customer.id)
       const now = yield* DateTime.now
-      const sessionExpiresAt = DateTime.add(now, { minutes: sessionMinutes })
-      if (request.factor === "SMS_OTP") {
-        const challengeId = request.challengeId ?? undefined
-        const found = challengeId === undefined ? Option.none() : yield* repo.findChallenge(platform.id, challengeId)
-        if (Option.isNone(found) || found.value.customerId !== customer.id || found.value.purpose !== "LOGIN") {
-          return yield* ScaRefused.of("challenge_not_found")
-        }
-        yield* proofs.verify(platform, found.value, request).pipe(Effect.catchTag("RateLimited", Effect.die))
-        yield* store.transaction(
-          Effect.gen(function* () {
-            if (!(yield* repo.takeChallenge(platform.id, found.value.id))) {
-              return yield* ScaRefused.of("challenge_not_found")
-            }
-            yield* proofs.countSuccess(platform, customer.id, sessionExpiresAt)
-          })
-        )
-      } else {
+      const sessionExpiresAt = DateTime.add(now, { days: sessionDays })
+      if (request.factor === "TOTP") {
         const code = request.code ?? undefined
-        if (request.factor === "PASSKEY" || code === undefined) {
-          return yield* ScaRefused.of(request.factor === "PASSKEY" ? "factor_not_allowed" : "proof_missing")
-        }
+        if (code === undefined) return yield* ScaRefused.of("proof_missing")
         yield* proofs.verifyTotp(platform, customer.id, code)
         yield* proofs.countSuccess(platform, customer.id, sessionExpiresAt)
+        return { status: "SUCCESS" as const, sessionExpiresAt }
       }
+      // SMS_OTP names its challenge; a passkey login answers the customer's latest login challenge.
+      const challengeId = request.challengeId ?? undefined
+      const found =
+        challengeId !== undefined
+          ? yield* repo.findChallenge(platform.id, challengeId)
+          : request.factor === "PASSKEY"
+            ? yield* repo.findChallengeFor(platform.id, customer.id, "LOGIN", customer.id)
+            : Option.none()
+      if (
+        Option.isNone(found) ||
+        found.value.customerId !== customer.id ||
+        found.value.purpose !== "LOGIN" ||
+        found.value.factor !== request.factor
+      ) {
+        return yield* ScaRefused.of("challenge_not_found")
+      }
+      yield* proofs.verify(platform, found.value, request).pipe(Effect.catchTag("RateLimited", Effect.die))
+      yield* store.transaction(
+        Effect.gen(function* () {
+          if (!(yield* repo.takeChallenge(platform.id, found.value.id))) {
+            return yield* ScaRefused.of("challenge_not_found")
+          }
+          yield* proofs.countSuccess(platform, customer.id, sessionExpiresAt)
+        })
+      )
       return { status: "SUCCESS" as const, sessionExpiresAt }
     })
 

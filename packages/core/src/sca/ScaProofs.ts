@@ -1,13 +1,13 @@
-import { Context, DateTime, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Context, DateTime, Effect, Either, Encoding, Layer, Option, Redacted } from "effect"
 import { type Customer, type CustomerErrors, Customers } from "../customers/index.js"
 import { Ids, RateLimit, RateLimited, RateLimiter, Sha256, type StoreFailure } from "../kernel/index.js"
 import type { ScaChallenge } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
-import { OtpDelivery } from "../wallets/index.js"
+import { OtpDelivery, Passkeys, RelyingParties } from "../wallets/index.js"
 import * as EnrolledFactor from "./EnrolledFactor.js"
 import * as PendingChallenge from "./PendingChallenge.js"
 import { ScaRepo } from "./ScaRepo.js"
-import { AccountLocked, ScaConflict, ScaRefused } from "./ScaErrors.js"
+import { type AccountLocked, ScaConflict, ScaRefused, type ScaRefusalRule, ScaSessionRequired } from "./ScaErrors.js"
 import * as ScaLockout from "./ScaLockout.js"
 import { usesSca } from "./ScaRegions.js"
 import * as Totp from "./Totp.js"
@@ -56,6 +56,11 @@ export class ScaProofs extends Context.Tag("@payrail/core/ScaProofs")<
       platform: Platform.Platform,
       customerId: string
     ) => Effect.Effect<void, AccountLocked | StoreFailure.StoreFailure>
+    /** Fails 409 `SCA_SESSION_REQUIRED` unless the customer has an SCA login session open at the platform's now. */
+    readonly ensureSession: (
+      platform: Platform.Platform,
+      customerId: string
+    ) => Effect.Effect<void, ScaSessionRequired | StoreFailure.StoreFailure>
     /** Counts one failure on the customer's guard (in its own write); the guard after it. */
     readonly countFailure: (
       platform: Platform.Platform,
@@ -67,7 +72,19 @@ export class ScaProofs extends Context.Tag("@payrail/core/ScaProofs")<
       customerId: string,
       session?: DateTime.Utc
     ) => Effect.Effect<void, StoreFailure.StoreFailure>
-    /** Issues and stores a challenge for `purpose` and `subjectId`, sending its code when its factor is `SMS_OTP`. */
+    /**
+     * The factors that may satisfy a challenge of the customer: `SMS_OTP`, and `PASSKEY` when it has an active
+     * passkey and the platform has a relying party.
+     */
+    readonly challengeFactors: (
+      platform: Platform.Platform,
+      customer: Customer.Customer
+    ) => Effect.Effect<ReadonlyArray<ScaChallenge.ScaFactor>, StoreFailure.StoreFailure>
+    /**
+     * Issues and stores a challenge for `purpose` and `subjectId`, sending its code when its factor is `SMS_OTP`;
+     * when `PASSKEY` is available, with a fresh WebAuthn challenge and the request options naming the customer's
+     * passkey.
+     */
     readonly issue: (
       platform: Platform.Platform,
       customer: Customer.Customer,
@@ -87,7 +104,9 @@ export class ScaProofs extends Context.Tag("@payrail/core/ScaProofs")<
     ) => Effect.Effect<void, ScaConflict | RateLimited.RateLimited | StoreFailure.StoreFailure>
     /**
      * Checks `proof` against the open `challenge` of `customer`: 423 while locked, 429 beyond `attemptLimit` when
-     * `guarded`, 400 `ScaRefused` when expired, void or wrong (counted). Does not consume the challenge.
+     * `guarded`, 400 `ScaRefused` when expired, void or wrong (counted). A `passkeyAssertion` (with its `origin`)
+     * is checked by the `Passkeys` port against the challenge's WebAuthn challenge and the customer's passkey, whose
+     * signature counter then advances; a wrong one is `passkey_invalid` (counted). Does not consume the challenge.
      */
     readonly verify: (
       platform: Platform.Platform,
@@ -128,6 +147,7 @@ export const layer = Layer.effect(
     const ids = yield* Ids.Ids
     const delivery = yield* OtpDelivery.OtpDelivery
     const limiter = yield* RateLimiter.RateLimiter
+    const passkeys = yield* Passkeys.Passkeys
 
     const guardOf = (platform: Platform.Platform, customerId: string) =>
       Effect.map(
@@ -138,6 +158,13 @@ export const layer = Layer.effect(
     const ensureUnlocked = (platform: Platform.Platform, customerId: string) =>
       Effect.flatMap(Effect.zip(guardOf(platform, customerId), DateTime.now), ([guard, now]) =>
         Either.match(ScaLockout.check(guard, now), { onLeft: Effect.fail, onRight: () => Effect.void })
+      )
+
+    const ensureSession = (platform: Platform.Platform, customerId: string) =>
+      Effect.flatMap(Effect.zip(guardOf(platform, customerId), DateTime.now), ([guard, now]) =>
+        guard.sessionExpiresAt !== undefined && DateTime.lessThan(now, guard.sessionExpiresAt)
+          ? Effect.void
+          : Effect.fail(ScaSessionRequired.of(customerId, guard.sessionExpiresAt))
       )
 
     const countFailure = (platform: Platform.Platform, customerId: string) =>
@@ -176,11 +203,109 @@ export const layer = Layer.effect(
     const newCode = (platform: Platform.Platform) =>
       platform.environment === "SANDBOX" ? Effect.succeed(sandboxCode) : randomCode(ids)
 
-    const refuse = (platform: Platform.Platform, customerId: string, challengeId: Option.Option<string>) =>
+    const refuse = (
+      platform: Platform.Platform,
+      customerId: string,
+      challengeId: Option.Option<string>,
+      rule: ScaRefusalRule = "code_mismatch"
+    ) =>
       Effect.gen(function* () {
         if (Option.isSome(challengeId)) yield* repo.recordChallengeFailure(platform.id, challengeId.value)
         yield* countFailure(platform, customerId)
-        return yield* ScaRefused.of("code_mismatch")
+        return yield* ScaRefused.of(rule)
+      })
+
+    const activePasskey = (platform: Platform.Platform, customerId: string) =>
+      Effect.map(repo.listFactors(platform.id, customerId), (factors) =>
+        Option.fromNullable(factors.find((f) => f.factor === "PASSKEY" && f.status === "ACTIVE"))
+      )
+
+    const challengeFactors = (platform: Platform.Platform, customer: Customer.Customer) =>
+      Effect.gen(function* () {
+        const sms: ReadonlyArray<ScaChallenge.ScaFactor> = ["SMS_OTP"]
+        const party = yield* Effect.either(RelyingParties.of(platform))
+        const passkey = yield* activePasskey(platform, customer.id)
+        return Option.isSome(passkey) && Either.isRight(party) ? [...sms, "PASSKEY" as const] : sms
+      })
+
+    // The WebAuthn side of a challenge a passkey may satisfy: a random challenge string (whose UTF-8 bytes the
+    // authenticator signs, as the Passkeys port checks) and the request options naming the customer's passkey.
+    const passkeyMaterial = (platform: Platform.Platform, customerId: string) =>
+      Effect.gen(function* () {
+        const party = Either.getRight(yield* Effect.either(RelyingParties.of(platform)))
+        const passkey = yield* activePasskey(platform, customerId)
+        if (Option.isNone(party) || Option.isNone(passkey) || passkey.value.credentialId === undefined) return {}
+        const passkeyChallenge = Encoding.encodeBase64Url(yield* ids.randomBytes(32))
+        return {
+          passkeyChallenge,
+          passkeyOptions: {
+            challenge: Encoding.encodeBase64Url(new TextEncoder().encode(passkeyChallenge)),
+            rpId: party.value.rpId,
+            allowCredentials: [{ type: "public-key", id: passkey.value.credentialId }],
+            timeout: PendingChallenge.lifetimeMinutes * 60_000,
+            userVerification: "preferred"
+          },
+          passkeyAllowedOrigins: party.value.origins
+        }
+      })
+
+    const field = (value: unknown, key: string): string | undefined => {
+      const found = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined
+      return typeof found === "string" ? found : undefined
+    }
+
+    // A passkey assertion (WebAuthn's `PublicKeyCredential` JSON: `id` and `response`) for the challenge.
+    const verifyPasskey = (platform: Platform.Platform, challenge: PendingChallenge.PendingChallenge, proof: Proof) =>
+      Effect.gen(function* () {
+        if (challenge.passkeyChallenge === undefined || !challenge.availableFactors.includes("PASSKEY")) {
+          return yield* ScaRefused.of("factor_not_allowed")
+        }
+        const origin = proof.origin ?? undefined
+        if (origin === undefined) return yield* ScaRefused.of("proof_missing")
+        const party = yield* RelyingParties.of(platform).pipe(
+          Effect.mapError(() => ScaRefused.of("factor_not_allowed"))
+        )
+        const passkey = yield* activePasskey(platform, challenge.customerId)
+        if (
+          Option.isNone(passkey) ||
+          passkey.value.credentialId === undefined ||
+          passkey.value.publicKey === undefined
+        ) {
+          return yield* ScaRefused.of("factor_not_enrolled")
+        }
+        const factor = passkey.value
+        const credentialId = factor.credentialId ?? ""
+        const assertion = proof.passkeyAssertion
+        const response =
+          typeof assertion === "object" && assertion !== null
+            ? (assertion as Record<string, unknown>)["response"]
+            : undefined
+        // The origin must be one of the platform's; the port then checks the assertion was made on it.
+        if (!party.origins.includes(origin)) {
+          return yield* refuse(platform, challenge.customerId, Option.some(challenge.id), "passkey_invalid")
+        }
+        const verified = yield* Effect.either(
+          passkeys.verifyAssertion({
+            challenge: challenge.passkeyChallenge,
+            assertion: {
+              credentialId: field(assertion, "id") ?? "",
+              clientDataJson: field(response, "clientDataJSON") ?? "",
+              authenticatorData: field(response, "authenticatorData") ?? "",
+              signature: field(response, "signature") ?? "",
+              userHandle: field(response, "userHandle") ?? null
+            },
+            credentialId,
+            key: { publicKey: factor.publicKey ?? "", counter: factor.counter ?? 0, transports: [] },
+            relyingParty: { rpId: party.rpId, origins: [origin] }
+          })
+        )
+        if (Either.isLeft(verified)) {
+          return yield* refuse(platform, challenge.customerId, Option.some(challenge.id), "passkey_invalid")
+        }
+        yield* repo.putFactor(
+          platform.id,
+          new EnrolledFactor.EnrolledFactor({ ...factor, counter: verified.right.counter })
+        )
       })
 
     const verifyTotp = (platform: Platform.Platform, customerId: string, code: string) =>
@@ -213,6 +338,8 @@ export const layer = Layer.effect(
         ),
       guardOf,
       ensureUnlocked,
+      ensureSession,
+      challengeFactors,
       countFailure,
       countSuccess,
       issue: (platform, customer, request) =>
@@ -221,7 +348,11 @@ export const layer = Layer.effect(
           const id = `ScaChallenge:${yield* ids.uuid}`
           const expiresAt = request.expiresAt ?? DateTime.add(now, { minutes: PendingChallenge.lifetimeMinutes })
           const code = request.factor === "SMS_OTP" ? Option.some(yield* newCode(platform)) : Option.none()
+          const passkey = request.availableFactors.includes("PASSKEY")
+            ? yield* passkeyMaterial(platform, customer.id)
+            : {}
           const challenge = new PendingChallenge.PendingChallenge({
+            ...passkey,
             id,
             customerId: customer.id,
             purpose: request.purpose,
@@ -272,8 +403,12 @@ export const layer = Layer.effect(
           }
           const code = proof.code ?? undefined
           if (code === undefined) {
-            return yield* ScaRefused.of(proof.passkeyAssertion === undefined ? "proof_missing" : "passkey_invalid")
+            if (proof.passkeyAssertion === undefined || proof.passkeyAssertion === null) {
+              return yield* ScaRefused.of("proof_missing")
+            }
+            return yield* verifyPasskey(platform, challenge, proof)
           }
+          if (challenge.factor === "PASSKEY") return yield* ScaRefused.of("factor_not_allowed")
           if (challenge.factor === "TOTP") return yield* verifyTotp(platform, challenge.customerId, code)
           if (challenge.codeDigest === undefined || (yield* digestOf(challenge.id, code)) !== challenge.codeDigest) {
             return yield* refuse(platform, challenge.customerId, Option.some(challenge.id))

@@ -228,6 +228,37 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
   })
 
+  it("decides a sandbox liveness check by the customer's platformCustomerId: liveness-fail REJECTED, liveness-review waits", async () => {
+    const { send, refusal } = t()
+    const customerEnding = async (suffix: string) => {
+      const created = await send("POST", "/customers", {
+        customerType: "INDIVIDUAL",
+        platformCustomerId: `sca-${Date.now()}-${suffix}`,
+        fullName: "Irène Joliot-Curie",
+        region: "FR",
+        phoneNumber: "+33612345679"
+      })
+      expect(created.status).toBe(201)
+      return created.body.id as string
+    }
+    const failing = await customerEnding("liveness-fail")
+    const started = await send("POST", sca("factors/reset", failing), { factor: "SMS_OTP" })
+    expect(started.status).toBe(201)
+    expect(started.body.verificationLink).toMatch(/^https:\/\//)
+    const status = sca(`factors/reset/${started.body.resetId}`, failing)
+    expect((await send("GET", status)).body.status).toBe("REJECTED")
+    const complete = sca(`factors/reset/${started.body.resetId}/complete`, failing)
+    const mobile = { mobile: { countryCode: "+33", number: "611111111" } }
+    expect((await refusal("POST", complete, mobile)).details).toEqual({ rule: "reset_not_ready" })
+    const reviewed = await customerEnding("liveness-review")
+    const waiting = await send("POST", sca("factors/reset", reviewed), { factor: "SMS_OTP" })
+    const waitingStatus = sca(`factors/reset/${waiting.body.resetId}`, reviewed)
+    expect((await send("GET", waitingStatus)).body.status).toBe("PENDING_REVIEW")
+    expect(
+      (await refusal("POST", sca(`factors/reset/${waiting.body.resetId}/complete`, reviewed), mobile)).details
+    ).toEqual({ rule: "reset_not_ready" })
+  })
+
   it("trusts a beneficiary with an SMS code, whose payments then skip SCA; untrusts it the same way", async () => {
     const { send, refusal, funded, beneficiary, quote } = t()
     const payer = await funded()
@@ -289,6 +320,66 @@ describeOverHttp("strong customer authentication", {}, (api) => {
       status: 409,
       details: { rule: "no_pending_challenge" }
     })
+  })
+
+  it("refuses authorize with 409 SCA_SESSION_REQUIRED without an SCA login session, or once a password reset ended it", async () => {
+    const { send, refusal, login } = t()
+    const { quote, payer } = await t().held({ loggedIn: false })
+    const authorize = () => refusal("POST", `/quotes/${quote.id}/authorize`, { code })
+    expect(await authorize()).toMatchObject({
+      status: 409,
+      code: "SCA_SESSION_REQUIRED",
+      details: { customerId: payer.id, sessionExpiredAt: null }
+    })
+    const sessionExpiresAt = await login(payer.id)
+    expect(Date.parse(sessionExpiresAt) - Date.now()).toBeGreaterThan(179 * 86_400_000)
+    const reset = await send("POST", sca("record-event", payer.id), { eventType: "RESET_PASSWORD_COMPLETED" })
+    expect(reset.status).toBe(200)
+    expect(await authorize()).toMatchObject({ status: 409, code: "SCA_SESSION_REQUIRED" })
+    await login(payer.id)
+    expect((await send("POST", `/quotes/${quote.id}/authorize`, { code })).body.status).toBe("PROCESSING")
+  })
+
+  it("holds a real-time funded quote to an untrusted beneficiary at creation (202), its instructions withheld until authorized", async () => {
+    const { send, refusal, customer, beneficiary, login } = t()
+    const payer = await customer()
+    const realtime = (accountId: string) =>
+      send("POST", "/quotes", {
+        source: { sourceType: "REALTIME_FUNDING", currency: "USD", customerId: payer.id },
+        destination: { destinationType: "ACCOUNT", accountId },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000
+      })
+    const created = await realtime(await beneficiary(payer.id))
+    expect(created.status).toBe(202)
+    expect(created.body).toMatchObject({
+      status: "PENDING_AUTHORIZATION",
+      paymentInstructions: [],
+      scaChallenge: { factor: "SMS_OTP", availableFactors: ["SMS_OTP"] }
+    })
+    const quoteId = created.body.id as string
+    const transactionOf = async () => (await send("GET", `/transactions/${created.body.transactionId}`)).body
+    expect((await transactionOf()).status).toBe("PENDING_AUTHORIZATION")
+    // The payer's money cannot execute it before it is authorized.
+    expect((await refusal("POST", "/sandbox/send", { quoteId, currencyCode: "USD" })).status).toBe(409)
+    await login(payer.id)
+    const authorized = await send("POST", `/quotes/${quoteId}/authorize`, { code })
+    expect(authorized.status).toBe(200)
+    expect(authorized.body.status).toBe("PENDING")
+    expect(authorized.body).not.toHaveProperty("scaChallenge")
+    expect(authorized.body.paymentInstructions[0].accountOrWalletInfo.reference).toBe(
+      (await transactionOf()).reconciliationInstructions.reference
+    )
+    expect((await transactionOf()).status).toBe("PENDING")
+    expect((await send("GET", `/quotes/${quoteId}`)).body.status).toBe("PENDING")
+    const sent = await send("POST", "/sandbox/send", { quoteId, currencyCode: "USD" })
+    expect(sent.status).toBe(200)
+    expect(sent.body.status).toBe("PROCESSING")
+    // Funding the customer's own account needs no authorization: 201 with its instructions at once.
+    const own = await realtime(payer.usd)
+    expect(own.status).toBe(201)
+    expect(own.body.status).toBe("PENDING")
+    expect(own.body.paymentInstructions).not.toHaveLength(0)
   })
 
   it("holds immediatelyExecute too (201 PENDING_AUTHORIZATION); internal destinations are exempt", async () => {
@@ -394,5 +485,20 @@ describeOverHttp("the SCA lockout ladder on the sandbox clock", {}, (api) => {
       details: { suspended: true, lockedUntil: null, failedAttempts: 9 }
     })
     expect((await event("RESET_PASSWORD_COMPLETED")).body).toMatchObject({ suspended: false, failedAttempts: 0 })
+  })
+
+  it("ends the SCA session after 180 days: authorizing is then 409 SCA_SESSION_REQUIRED until the next login", async () => {
+    const { send, refusal, funded, beneficiary, quote, login } = scaOf(api)
+    const payer = await funded()
+    const sessionExpiresAt = await login(payer.id)
+    expect((await send("POST", "/sandbox/clock/advance", { seconds: 181 * 86_400 })).status).toBe(200)
+    const made = await quote(payer.usd, await beneficiary(payer.id))
+    const held = await send("POST", `/quotes/${made.id}/execute`)
+    expect(held.body.status).toBe("PENDING_AUTHORIZATION")
+    const refused = await refusal("POST", `/quotes/${made.id}/authorize`, { code })
+    expect(refused).toMatchObject({ status: 409, code: "SCA_SESSION_REQUIRED", details: { customerId: payer.id } })
+    expect(Date.parse(String(refused.details["sessionExpiredAt"]))).toBe(Date.parse(sessionExpiresAt))
+    await login(payer.id)
+    expect((await send("POST", `/quotes/${made.id}/authorize`, { code })).body.status).toBe("PROCESSING")
   })
 })

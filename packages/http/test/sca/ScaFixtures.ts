@@ -60,9 +60,28 @@ export const scaOf = (api: Harness) => {
     return created.body
   }
 
-  /** A quote of an SCA customer to an untrusted beneficiary, executed: it waits in PENDING_AUTHORIZATION. */
-  const held = async () => {
+  /** An SMS login of the customer: opens the SCA session that quote authorizations need. */
+  const login = async (customerId: string) => {
+    const path = (step: string) => `/sca/login/${step}?customerId=${encodeURIComponent(customerId)}`
+    const started = await send("POST", path("start"), { factor: "SMS_OTP" })
+    expect(started.status).toBe(200)
+    const done = await send("POST", path("complete"), {
+      factor: "SMS_OTP",
+      endUserIpAddress: "203.0.113.9",
+      challengeId: started.body.challengeId,
+      code
+    })
+    expect(done.body.status).toBe("SUCCESS")
+    return done.body.sessionExpiresAt as string
+  }
+
+  /**
+   * A quote of an SCA customer (logged in, unless `loggedIn` is false) to an untrusted beneficiary, executed: it
+   * waits in PENDING_AUTHORIZATION.
+   */
+  const held = async ({ loggedIn = true }: { readonly loggedIn?: boolean } = {}) => {
     const payer = await funded()
+    if (loggedIn) await login(payer.id)
     const payee = await beneficiary(payer.id)
     const made = await quote(payer.usd, payee)
     const executed = await send("POST", `/quotes/${made.id}/execute`)
@@ -96,5 +115,5 @@ export const scaOf = (api: Harness) => {
     return claimed.length > 0
   }
 
-  return { ...requests, customer, funded, beneficiary, quote, held, expire }
+  return { ...requests, customer, funded, beneficiary, quote, login, held, expire }
 }

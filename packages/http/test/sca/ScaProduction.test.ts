@@ -60,4 +60,17 @@ describeOverHttp("strong customer authentication on a production platform", { en
     const current = await api.run(Totp.codeAt(secret, Date.now()))
     expect((await login(current)).body.status).toBe("SUCCESS")
   })
+
+  it("refuses a factor reset with 501 NOT_IMPLEMENTED while no liveness provider serves production platforms", async () => {
+    const { refusal, customer } = scaOf(api)
+    const fr = await customer()
+    for (let i = 0; i < 6; i++) {
+      const refused = await refusal("POST", sca("factors/reset", fr.id), { factor: "SMS_OTP" })
+      expect(refused).toMatchObject({
+        status: 501,
+        code: "NOT_IMPLEMENTED",
+        details: { rule: "liveness_provider_not_configured", environment: "PRODUCTION" }
+      })
+    }
+  })
 })
