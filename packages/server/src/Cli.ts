@@ -4,6 +4,7 @@ import { ApiToken, Platform, Platforms, WebhookSecrets } from "@payrail/core"
 import * as AppLayer from "./AppLayer.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
+import * as WebhooksCommand from "./WebhooksCommand.js"
 
 /**
  * Runs `effect` with the configured domain; the store is opened (and migrated) first. `owner` names the command in
@@ -101,7 +102,9 @@ const platform = Command.make("platform").pipe(Command.withSubcommands([platform
 const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate, tokenRevoke]))
 
 /** The `payrail` command line: serve, migrate, and platform and token administration. */
-export const command = Command.make("payrail").pipe(Command.withSubcommands([serve, migrate, platform, token]))
+export const command = Command.make("payrail").pipe(
+  Command.withSubcommands([serve, migrate, platform, token, WebhooksCommand.command])
+)
 
 export const run = Command.run(command, { name: "payrail", version: "0.0.0" })
 
@@ -115,5 +118,6 @@ export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; read
   { words: ["platform", "create"], usage: Command.getUsage(platformCreate) },
   { words: ["platform", "list"], usage: Command.getUsage(platformList) },
   { words: ["token", "create"], usage: Command.getUsage(tokenCreate) },
-  { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) }
+  { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) },
+  ...WebhooksCommand.usages
 ]

@@ -37,6 +37,7 @@ import sca from "./0032_sca.js"
 import stablecoins from "./0034_stablecoins.js"
 import incomingDecisions from "./0035_incoming_decisions.js"
 import bulkImports from "./0036_bulk_imports.js"
+import eventFeed from "./0037_event_feed.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -83,5 +84,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0033_invitations": invitations,
   "0034_stablecoins": stablecoins,
   "0035_incoming_decisions": incomingDecisions,
-  "0036_bulk_imports": bulkImports
+  "0036_bulk_imports": bulkImports,
+  "0037_event_feed": eventFeed
 }
