@@ -5,6 +5,7 @@ import * as AppLayer from "./AppLayer.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
 import * as WebhooksCommand from "./WebhooksCommand.js"
+import * as SeedCommand from "./SeedCommand.js"
 
 /**
  * Runs `effect` with the configured domain; the store is opened (and migrated) first. `owner` names the command in
@@ -103,7 +104,7 @@ const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate, t
 
 /** The `payrail` command line: serve, migrate, and platform and token administration. */
 export const command = Command.make("payrail").pipe(
-  Command.withSubcommands([serve, migrate, platform, token, WebhooksCommand.command])
+  Command.withSubcommands([serve, migrate, platform, token, WebhooksCommand.command, SeedCommand.command])
 )
 
 export const run = Command.run(command, { name: "payrail", version: "0.0.0" })
@@ -119,5 +120,6 @@ export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; read
   { words: ["platform", "list"], usage: Command.getUsage(platformList) },
   { words: ["token", "create"], usage: Command.getUsage(tokenCreate) },
   { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) },
-  ...WebhooksCommand.usages
+  ...WebhooksCommand.usages,
+  ...SeedCommand.usages
 ]

@@ -1,5 +1,6 @@
 import { Command, Options } from "@effect/cli"
-import { Config, Duration } from "effect"
+import { Duration } from "effect"
+import * as ApiOptions from "./ApiOptions.js"
 import * as WebhookListen from "./WebhookListen.js"
 
 const listen = Command.make(
@@ -8,22 +9,9 @@ const listen = Command.make(
     forwardTo: Options.text("forward-to").pipe(
       Options.withDescription("The local URL each event is posted to, e.g. http://localhost:3000/hooks")
     ),
-    api: Options.text("api").pipe(
-      Options.withFallbackConfig(
-        Config.string("PAYRAIL_API_URL").pipe(Config.withDefault("http://127.0.0.1:8080/2025-10-13"))
-      ),
-      Options.withDescription(
-        "The server's API base URL, as its banner prints it (default: PAYRAIL_API_URL or http://127.0.0.1:8080/2025-10-13)"
-      )
-    ),
-    clientId: Options.text("client-id").pipe(
-      Options.withFallbackConfig(Config.string("PAYRAIL_CLIENT_ID")),
-      Options.withDescription("An API token's client id (default: PAYRAIL_CLIENT_ID)")
-    ),
-    clientSecret: Options.redacted("client-secret").pipe(
-      Options.withFallbackConfig(Config.redacted("PAYRAIL_CLIENT_SECRET")),
-      Options.withDescription("Its secret (default: PAYRAIL_CLIENT_SECRET); never printed")
-    ),
+    api: ApiOptions.api,
+    clientId: ApiOptions.clientId,
+    clientSecret: ApiOptions.clientSecret,
     secret: Options.redacted("secret").pipe(
       Options.optional,
       Options.withDescription(
