@@ -6,6 +6,7 @@ import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
 import * as WebhooksCommand from "./WebhooksCommand.js"
 import * as SeedCommand from "./SeedCommand.js"
+import * as MigrationReport from "./MigrationReport.js"
 
 /**
  * Runs `effect` with the configured domain; the store is opened (and migrated) first. `owner` names the command in
@@ -25,7 +26,9 @@ const serve = Command.make("serve", {}, () =>
 ).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
 
 const migrate = Command.make("migrate", {}, () =>
-  withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))
+  MigrationReport.withProgress(
+    withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))
+  )
 ).pipe(Command.withDescription("Create or upgrade the database schema, then exit"))
 
 const platformCreate = Command.make(

@@ -32,9 +32,15 @@ const bar = (done: number, total: number): string => {
 /**
  * Progress of a step of `total` units called `label`. On a terminal, one line that redraws itself in place (a bar,
  * `done/total` and the latest note); otherwise (CI logs, pipes) plain lines with no control characters: one when
- * the step starts, one about every tenth of the way, and the summary, so a log stays short and readable.
+ * the step starts, one about every tenth of the way (or one each step, with `lineEachStep`), and the summary, so a
+ * log stays short and readable.
  */
-export const make = (label: string, total: number, output: Output = stderr): Effect.Effect<Progress> =>
+export const make = (
+  label: string,
+  total: number,
+  output: Output = stderr,
+  options: { readonly lineEachStep?: boolean } = {}
+): Effect.Effect<Progress> =>
   Effect.sync(() => {
     let done = 0
     let reportedTenth = 0
@@ -49,7 +55,7 @@ export const make = (label: string, total: number, output: Output = stderr): Eff
             return
           }
           const tenth = total === 0 ? 10 : Math.floor((done / total) * 10)
-          if (tenth > reportedTenth && done < total) {
+          if (options.lineEachStep === true || (tenth > reportedTenth && done < total)) {
             reportedTenth = tenth
             output.write(`${label}: ${done}/${total}${note === "" ? "" : ` (${note})`}\n`)
           }
