@@ -8,6 +8,7 @@ import { Customers } from "./customers/index.js"
 import { StablecoinJobs, Stablecoins } from "./stablecoins/index.js"
 import { BulkImports } from "./customers/index.js"
 import { SandboxClocks, WebhookDeliveries, WebhookDispatch, WebhookSecrets, WebhookTestJob } from "./events/index.js"
+import * as EventFeed from "./events/EventFeed.js"
 import {
   ExchangeRates,
   FxRateCache,
@@ -61,6 +62,7 @@ export type Services =
   | SandboxFunding.SandboxFunding
   | WebhookSecrets.WebhookSecrets
   | WebhookDeliveries.WebhookDeliveries
+  | EventFeed.EventFeed
   | WebhookDispatch.WebhookDispatch
   | PlatformSettings.PlatformSettings
   | ApiTokens.ApiTokens
@@ -163,6 +165,7 @@ export const layer = Layer.mergeAll(
   SandboxFunding.layer,
   WebhookSecrets.layer,
   WebhookDeliveries.layer,
+  EventFeed.layer,
   WebhookDispatch.layer,
   PlatformSettings.layer.pipe(Layer.provide(WebhookTestJob.endpointConfiguredLayer)),
   ApiTokens.layer,

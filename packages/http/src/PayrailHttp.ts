@@ -26,6 +26,7 @@ import type {
   SandboxFunding,
   UnitOfWork,
   WebhookDeliveries,
+  EventFeed,
   WebhookDispatch,
   TransactionFeed,
   Transactions,
@@ -107,6 +108,7 @@ export type Services =
   | UnitOfWork.UnitOfWork
   | WebhookSecrets.WebhookSecrets
   | WebhookDeliveries.WebhookDeliveries
+  | EventFeed.EventFeed
   | WebhookDispatch.WebhookDispatch
   | IdempotencyKeys.IdempotencyKeys
   | PlatformSettings.PlatformSettings

@@ -4,6 +4,9 @@ import { ApiToken, Platform, Platforms, WebhookSecrets } from "@payrail/core"
 import * as AppLayer from "./AppLayer.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
+import * as WebhooksCommand from "./WebhooksCommand.js"
+import * as SeedCommand from "./SeedCommand.js"
+import * as MigrationReport from "./MigrationReport.js"
 
 /**
  * Runs `effect` with the configured domain; the store is opened (and migrated) first. `owner` names the command in
@@ -23,7 +26,9 @@ const serve = Command.make("serve", {}, () =>
 ).pipe(Command.withDescription("Run the HTTP server (migrates the store first)"))
 
 const migrate = Command.make("migrate", {}, () =>
-  withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))
+  MigrationReport.withProgress(
+    withDomain("payrail migrate")(Effect.logInfo("the store is migrated to the latest schema"))
+  )
 ).pipe(Command.withDescription("Create or upgrade the database schema, then exit"))
 
 const platformCreate = Command.make(
@@ -101,7 +106,9 @@ const platform = Command.make("platform").pipe(Command.withSubcommands([platform
 const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate, tokenRevoke]))
 
 /** The `payrail` command line: serve, migrate, and platform and token administration. */
-export const command = Command.make("payrail").pipe(Command.withSubcommands([serve, migrate, platform, token]))
+export const command = Command.make("payrail").pipe(
+  Command.withSubcommands([serve, migrate, platform, token, WebhooksCommand.command, SeedCommand.command])
+)
 
 export const run = Command.run(command, { name: "payrail", version: "0.0.0" })
 
@@ -115,5 +122,7 @@ export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; read
   { words: ["platform", "create"], usage: Command.getUsage(platformCreate) },
   { words: ["platform", "list"], usage: Command.getUsage(platformList) },
   { words: ["token", "create"], usage: Command.getUsage(tokenCreate) },
-  { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) }
+  { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) },
+  ...WebhooksCommand.usages,
+  ...SeedCommand.usages
 ]

@@ -94,7 +94,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "stablecoins",
             "incoming_decisions",
             "bulk_imports",
-            "stablecoin_tokens"
+            "stablecoin_tokens",
+            "event_feed"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { Errors, WebhookDelivery } from "@payrail/core"
+import { Errors, JsonObject, WebhookDelivery } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
 
@@ -60,6 +60,35 @@ export const TestWebhookResponse = Schema.Struct({
   response_body: Schema.optional(Schema.String)
 }).annotations({ identifier: "TestWebhookResponse" })
 
+/** Query of the event feed: `after` (a previous read's `cursor`; absent: start from now) and `limit` (1-100). */
+export const EventFeedParams = reportFieldErrors(
+  Schema.Struct({
+    after: Schema.optional(
+      Schema.String.pipe(Schema.maxLength(200)).annotations({
+        description: "The `cursor` of the previous read; absent, the answer has no events and the cursor of now"
+      })
+    ),
+    limit: Schema.optional(
+      ListQuery.Limit.annotations({ description: "Most events to answer, 1 to 100 (default 100)" })
+    )
+  })
+)
+
+/** An event as its webhook carries it: `{id, type, timestamp, data?}` (`data` absent for `TEST`). */
+export const FeedEvent = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String,
+  timestamp: Schema.DateTimeUtc,
+  data: Schema.optional(JsonObject.JsonObject)
+}).annotations({ identifier: "WebhookEvent" })
+
+/** A read of the event feed: events oldest first, where to resume, and whether to read again at once. */
+export const EventFeedResponse = Schema.Struct({
+  data: Schema.Array(FeedEvent),
+  cursor: Schema.String.annotations({ description: "Pass it as `after` to read the events that follow" }),
+  hasMore: Schema.Boolean
+}).annotations({ identifier: "WebhookEventFeed" })
+
 /** Webhook signing secrets, the delivery log with manual redelivery, and the sandbox test webhook. */
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
@@ -95,6 +124,15 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addError(wire(Errors.WebhookDeliveryError, 400, "The test webhook got no HTTP answer"))
       .addError(wire(Errors.SandboxOnly, 403, "Only sandbox platforms can send test webhooks"))
       .annotate(OpenApi.Summary, "Sandbox: send a signed TEST webhook now and see the receiver's answer")
+  )
+  .add(
+    HttpApiEndpoint.get("eventFeed", "/webhooks/events")
+      .setUrlParams(EventFeedParams)
+      .addSuccess(EventFeedResponse)
+      .annotate(
+        OpenApi.Summary,
+        "Read the platform's events in commit order, from a cursor (what `payrail webhooks listen` follows)"
+      )
   )
   .addError(Authentication.PermissionDeniedBody)
   .middleware(Authentication.Authentication)

@@ -1,5 +1,5 @@
 import { Context, DateTime, Effect, Either, Layer, Option, type Redacted } from "effect"
-import { DomainEvent, Ids, PlatformTime, ResourceId, type StoreFailure } from "../kernel/index.js"
+import { DomainEvent, Ids, Outbox, PlatformTime, ResourceId, type StoreFailure } from "../kernel/index.js"
 import { type Platform, PlatformErrors } from "../platforms/index.js"
 import * as Batcher from "./internal/Batcher.js"
 import { expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
@@ -152,6 +152,7 @@ export const layer = Layer.scoped(
     const secrets = yield* WebhookSecretRepo
     const deliveries = yield* WebhookDeliveryRepo
     const ids = yield* Ids.Ids
+    const outbox = yield* Outbox.Outbox
     // A process that provides no transport still opens and logs deliveries; each attempt fails `not_configured`.
     const transport = yield* Effect.serviceOption(WebhookTransport).pipe(
       Effect.flatMap(
@@ -224,19 +225,24 @@ export const layer = Layer.scoped(
         return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
       })
 
+    const newTestId = Effect.map(ids.uuid, (uuid) => DomainEvent.EventId.make(ResourceId.format("Webhook", uuid)))
+
+    const sendTestAs = (platform: Platform.Platform, url: string, id: DomainEvent.EventId, now: DateTime.Utc) =>
+      Effect.gen(function* () {
+        const body = WebhookEnvelope.body({ id, type: WebhookEnvelope.testType, timestamp: now })
+        const active = yield* secrets.active(platform.id, now)
+        const result = yield* signAndSend(
+          active.map((secret) => secret.secret),
+          { url, environment: platform.environment },
+          id,
+          body
+        )
+        if (Either.isLeft(result)) return yield* WebhookDeliveryError.of(url, result.left.kind, result.left.message)
+        return { url, responseStatus: result.right.status, responseBody: result.right.body }
+      })
+
     const sendTestTo = Effect.fn("WebhookDispatch.sendTestTo")(function* (platform: Platform.Platform, url: string) {
-      const now = yield* DateTime.now
-      const id = DomainEvent.EventId.make(ResourceId.format("Webhook", yield* ids.uuid))
-      const body = WebhookEnvelope.body({ id, type: WebhookEnvelope.testType, timestamp: now })
-      const active = yield* secrets.active(platform.id, now)
-      const result = yield* signAndSend(
-        active.map((secret) => secret.secret),
-        { url, environment: platform.environment },
-        id,
-        body
-      )
-      if (Either.isLeft(result)) return yield* WebhookDeliveryError.of(url, result.left.kind, result.left.message)
-      return { url, responseStatus: result.right.status, responseBody: result.right.body }
+      return yield* sendTestAs(platform, url, yield* newTestId, yield* DateTime.now)
     })
 
     const sendTest = Effect.fn("WebhookDispatch.sendTest")(function* (
@@ -246,7 +252,20 @@ export const layer = Layer.scoped(
       if (platform.environment !== "SANDBOX") return yield* PlatformErrors.SandboxOnly.of()
       const target = Option.orElse(url, () => Option.fromNullable(platform.config.webhookEndpoint))
       if (Option.isNone(target)) return yield* WebhookEndpointNotSet.of()
-      return yield* sendTestTo(platform, target.value)
+      const id = yield* newTestId
+      const now = yield* DateTime.now
+      // Recorded in the outbox (whose delivery trigger skips TEST events: this send is its delivery), so clients
+      // following the platform's event feed (`payrail webhooks listen`) see it too.
+      yield* outbox.append(
+        new DomainEvent.DomainEvent({
+          id,
+          platformId: platform.id,
+          type: WebhookEnvelope.testType,
+          timestamp: now,
+          data: {}
+        })
+      )
+      return yield* sendTestAs(platform, target.value, id, now)
     })
 
     const sendEvent = Effect.fn("WebhookDispatch.sendEvent")(function* (

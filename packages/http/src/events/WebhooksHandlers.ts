@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, type Layer, Option, Redacted } from "effect"
-import { Caller, WebhookDeliveries, WebhookDispatch, WebhookSecrets } from "@payrail/core"
+import { Caller, EventFeed, WebhookDeliveries, WebhookDispatch, WebhookEnvelope, WebhookSecrets } from "@payrail/core"
 import { type Authentication, PayrailApi } from "@payrail/api"
 import { pageRequest } from "../internal/pageRequest.js"
 
@@ -12,12 +12,14 @@ export const layer: Layer.Layer<
   | WebhookSecrets.WebhookSecrets
   | WebhookDeliveries.WebhookDeliveries
   | WebhookDispatch.WebhookDispatch
+  | EventFeed.EventFeed
   | Authentication.Authentication
 > = HttpApiBuilder.group(PayrailApi.PayrailApi, "webhooks", (handlers) =>
   Effect.gen(function* () {
     const secrets = yield* WebhookSecrets.WebhookSecrets
     const deliveries = yield* WebhookDeliveries.WebhookDeliveries
     const dispatch = yield* WebhookDispatch.WebhookDispatch
+    const feed = yield* EventFeed.EventFeed
     return handlers
       .handle("rotateSecret", () =>
         Effect.gen(function* () {
@@ -37,6 +39,23 @@ export const layer: Layer.Layer<
       )
       .handle("redeliver", ({ path }) =>
         Effect.flatMap(Caller.require("MANAGE"), (caller) => deliveries.redeliver(caller.platform.id, path.deliveryId))
+      )
+      .handle("eventFeed", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const caller = yield* Caller.require("VIEW")
+          const page = yield* feed.read(
+            caller.platform.id,
+            Option.fromNullable(urlParams.after),
+            urlParams.limit ?? EventFeed.maxLimit
+          )
+          return {
+            data: page.events.map(({ data, id, timestamp, type }) =>
+              type === WebhookEnvelope.testType ? { id, type, timestamp } : { id, type, timestamp, data }
+            ),
+            cursor: page.cursor,
+            hasMore: page.hasMore
+          }
+        })
       )
       .handle("sendTest", ({ payload }) =>
         Effect.gen(function* () {

@@ -39,7 +39,8 @@ const table: Readonly<Record<string, Readonly<Record<string, Permission>>>> = {
     listDeliveries: "VIEW",
     getDelivery: "VIEW",
     redeliver: "MANAGE",
-    sendTest: "MANAGE"
+    sendTest: "MANAGE",
+    eventFeed: "VIEW"
   },
   config: { get: "VIEW", update: "MANAGE" },
   tokens: { create: "MANAGE", list: "VIEW", get: "VIEW", delete: "MANAGE" },

@@ -1,8 +1,15 @@
-import { type DomainEvent, Jobs, PlatformRepo, type StoreFailure, WebhookDeliveryJob } from "@payrail/core"
+import {
+  type DomainEvent,
+  Jobs,
+  PlatformRepo,
+  type StoreFailure,
+  WebhookDeliveryJob,
+  WebhookEnvelope
+} from "@payrail/core"
 import { Effect, Option } from "effect"
 
 /**
- * Enqueues the delivery job of each of `events` whose platform has a `webhookEndpoint`: what the SQL adapters'
+ * Enqueues the delivery job of each of `events` (but `TEST` ones) whose platform has a `webhookEndpoint`: what the SQL adapters'
  * outbox trigger does (migration `0016_webhook_delivery_jobs`). Called right after the events are appended, in the
  * caller's unit of work when there is one.
  */
@@ -15,6 +22,8 @@ export const enqueueDeliveries = (
     const endpointByPlatform = new Map<string, boolean>()
     const due: Array<DomainEvent.DomainEvent> = []
     for (const event of events) {
+      // A TEST event is recorded by the send that delivers it (`WebhookDispatch.sendTest`).
+      if (event.type === WebhookEnvelope.testType) continue
       let hasEndpoint = endpointByPlatform.get(event.platformId)
       if (hasEndpoint === undefined) {
         const platform = yield* platforms.findById(event.platformId)

@@ -1,5 +1,5 @@
 import { type Context, Effect, Layer, Option } from "effect"
-import { type DomainEvent, type Jobs, Outbox, type PlatformRepo } from "@payrail/core"
+import { type DomainEvent, type Jobs, Outbox, OutboxPosition, type PlatformRepo } from "@payrail/core"
 import { enqueueDeliveries } from "./MemoryDeliveryJobs.js"
 import { MemoryState, setEntry, undoAll } from "./MemoryState.js"
 
@@ -31,6 +31,25 @@ export const layer: Layer.Layer<Outbox.Outbox, never, MemoryState | Jobs.Jobs | 
             .write(() => [undefined, undoAll(all.map(add))])
             .pipe(Effect.zipRight(deliveries(enqueueDeliveries(all)))),
         pending: (limit) => Effect.sync(() => Array.from(events.values()).slice(0, limit)),
+        // Read under the write lock, so a unit of work still open (whose events could yet roll back, freeing their
+        // keys) is waited for: the feed shows committed events only. An event's position is its key, plus one.
+        feed: (platformId, after, limit) =>
+          state.write(() => {
+            const found: Array<{ event: DomainEvent.DomainEvent; position: OutboxPosition.OutboxPosition }> = []
+            let latest = OutboxPosition.start
+            let index = 0
+            for (const event of events.values()) {
+              index += 1
+              if (event.platformId !== platformId) continue
+              const position = { commit: 0n, seq: BigInt(index) }
+              latest = position
+              if (Option.isSome(after) && found.length < limit && OutboxPosition.isAfter(position, after.value)) {
+                found.push({ event, position })
+              }
+            }
+            const position = Option.isNone(after) ? latest : (found.at(-1)?.position ?? after.value)
+            return [{ events: found, position }, () => {}]
+          }),
         findById: (id) =>
           Effect.sync(() => Option.fromNullable(Array.from(events.values()).find((event) => event.id === id)))
       }

@@ -82,6 +82,7 @@ describe("Customers", () => {
       append: () => Effect.fail(Errors.StoreFailure.of("append event")),
       appendAll: () => Effect.fail(Errors.StoreFailure.of("append events")),
       pending: () => Effect.succeed([]),
+      feed: () => Effect.fail(Errors.StoreFailure.of("read events")),
       findById: () => Effect.succeedNone
     })
     const broken = Domain.layer.pipe(

@@ -38,6 +38,7 @@ import stablecoins from "./0034_stablecoins.js"
 import incomingDecisions from "./0035_incoming_decisions.js"
 import bulkImports from "./0036_bulk_imports.js"
 import stablecoinTokens from "./0037_stablecoin_tokens.js"
+import eventFeed from "./0038_event_feed.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -85,5 +86,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0034_stablecoins": stablecoins,
   "0035_incoming_decisions": incomingDecisions,
   "0036_bulk_imports": bulkImports,
-  "0037_stablecoin_tokens": stablecoinTokens
+  "0037_stablecoin_tokens": stablecoinTokens,
+  "0038_event_feed": eventFeed
 }
