@@ -45,6 +45,7 @@ export const layer = Layer.effect(
     const repo = yield* InternalAccountRepo.InternalAccountRepo
     const customers = yield* CustomerRepo.CustomerRepo
     const transactions = yield* TransactionRepo
+    const ledger = yield* Ledger.Ledger
     const ids = yield* Ids.Ids
     const event = TransactionEvents.withIds(ids)
 
@@ -82,26 +83,32 @@ export const layer = Layer.effect(
         })
         // One statement posts, inserts the transaction and records its event, unless it is a replay: no trip back
         // here while the account's row is locked.
-        const result = yield* transactions
-          .insertPosted(
-            {
-              platformId: platform.id,
-              idempotencyKey: `sandbox-fund:${key}`,
-              status: "posted",
-              description: "Sandbox funding",
-              entries: [
-                { accountId: account.id, currency: account.currency, amountMinor },
-                {
-                  accountId: SystemAccounts.accountId(platform.id, "RAIL_CLEARING", account.currency),
-                  currency: account.currency,
-                  amountMinor: -amountMinor
-                }
-              ]
-            },
-            transaction,
-            yield* event(platform.id, transaction)
-          )
-          .pipe(Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die }))
+        const post = transactions.insertPosted(
+          {
+            platformId: platform.id,
+            idempotencyKey: `sandbox-fund:${key}`,
+            status: "posted",
+            description: "Sandbox funding",
+            entries: [
+              { accountId: account.id, currency: account.currency, amountMinor },
+              {
+                accountId: SystemAccounts.accountId(platform.id, "RAIL_CLEARING", account.currency),
+                currency: account.currency,
+                amountMinor: -amountMinor
+              }
+            ]
+          },
+          transaction,
+          yield* event(platform.id, transaction)
+        )
+        // A currency the platform took on after it was set up (PATCH /config) may lack its rail clearing account: the
+        // system accounts of the currency are opened (idempotently) and the posting tried once more.
+        const result = yield* post.pipe(
+          Effect.catchTag("InvalidPosting", () =>
+            ledger.openAccounts(SystemAccounts.accountsFor(platform.id, [account.currency])).pipe(Effect.zipRight(post))
+          ),
+          Effect.catchTags({ InsufficientFunds: Effect.die, InvalidPosting: Effect.die })
+        )
         // The funded account is guarded, so the posting answers its balance (now, for a replay).
         const balance = yield* Option.match(Ledger.balanceAfter(result, account.id), {
           onNone: () => Effect.dieMessage(`ledger.post answered no balance of ${account.id}`),

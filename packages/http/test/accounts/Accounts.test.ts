@@ -105,6 +105,41 @@ for (const adapter of adapters) {
         expect(read).toMatchObject({ balance: { amount: 1_500 }, totalBalance: { amount: 1_500 } })
       })
 
+      it("funds an account in a currency the platform took on after it was set up (PATCH /config)", async () => {
+        const other = await harness()
+        try {
+          const currencies = (await (await other.request(`${base}/config`)).json())
+            .supportedCurrencies as ReadonlyArray<{
+            currencyCode: string
+            minAmount: number
+            maxAmount: number
+          }>
+          const patched = await other.request(`${base}/config`, {
+            method: "PATCH",
+            body: JSON.stringify({
+              supportedCurrencies: [
+                ...currencies.map(({ currencyCode, maxAmount, minAmount }) => ({ currencyCode, minAmount, maxAmount })),
+                { currencyCode: "EUR", minAmount: 1, maxAmount: 1_000_000 }
+              ]
+            })
+          })
+          expect(patched.status).toBe(200)
+          const customer = await newCustomer(other)
+          const [account] = (
+            await (await other.request(`${base}/internal-accounts?customerId=${customer.id}&currency=EUR`)).json()
+          ).data
+          expect(account).toMatchObject({ balance: { amount: 0, currency: { code: "EUR" } } })
+          const fund = () =>
+            other.request(`${base}/sandbox/internal-accounts/${account.id}/fund`, json({ amount: 2_500 }))
+          const first = await fund()
+          expect(first.status).toBe(200)
+          expect((await first.json()).balance.amount).toBe(2_500)
+          expect((await (await fund()).json()).balance.amount).toBe(5_000)
+        } finally {
+          await other.dispose()
+        }
+      })
+
       it("refuses a funding that would take the balance past 2^53-1 with 409 and its own code, applying nothing", async () => {
         const customer = await newCustomer()
         const [account] = (
