@@ -5,6 +5,7 @@ import * as AppLayer from "./AppLayer.js"
 import * as Serve from "./Serve.js"
 import { config } from "./ServerConfig.js"
 import * as WebhooksCommand from "./WebhooksCommand.js"
+import * as CustomersCommand from "./CustomersCommand.js"
 import * as SeedCommand from "./SeedCommand.js"
 import * as MigrationReport from "./MigrationReport.js"
 
@@ -107,7 +108,15 @@ const token = Command.make("token").pipe(Command.withSubcommands([tokenCreate, t
 
 /** The `payrail` command line: serve, migrate, and platform and token administration. */
 export const command = Command.make("payrail").pipe(
-  Command.withSubcommands([serve, migrate, platform, token, WebhooksCommand.command, SeedCommand.command])
+  Command.withSubcommands([
+    serve,
+    migrate,
+    platform,
+    token,
+    WebhooksCommand.command,
+    SeedCommand.command,
+    CustomersCommand.command
+  ])
 )
 
 export const run = Command.run(command, { name: "payrail", version: "0.0.0" })
@@ -124,5 +133,6 @@ export const usages: ReadonlyArray<{ readonly words: ReadonlyArray<string>; read
   { words: ["token", "create"], usage: Command.getUsage(tokenCreate) },
   { words: ["token", "revoke"], usage: Command.getUsage(tokenRevoke) },
   ...WebhooksCommand.usages,
-  ...SeedCommand.usages
+  ...SeedCommand.usages,
+  ...CustomersCommand.usages
 ]
