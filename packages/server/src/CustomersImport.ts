@@ -1,30 +1,19 @@
 import { openAsBlob } from "node:fs"
 import { basename } from "node:path"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Console, Data, Duration, Effect, Redacted, Schema } from "effect"
+import { Console, Duration, Effect, Schema } from "effect"
+import * as ApiCall from "./ApiCall.js"
 import * as Progress from "./Progress.js"
 
 /** What `payrail customers import` needs to know. */
-export interface Settings {
-  /** The API's base URL with its version (`http://127.0.0.1:8080/2025-10-13`). */
-  readonly api: string
-  readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
+export interface Settings extends ApiCall.Target {
   /** The CSV file (docs/bulk-import.md has its columns). */
   readonly file: string
   /** How long to wait between two reads of the job's progress. */
   readonly pollInterval: Duration.Duration
   /** How many failed rows to print at the end (the rest stay readable through the API). */
   readonly showErrors: number
-}
-
-/** The import could not be uploaded or followed, or it ended `FAILED`. */
-export class ImportFailed extends Data.TaggedError("ImportFailed")<{ readonly step: string; readonly detail: string }> {
-  override get message() {
-    return `${this.step} failed: ${this.detail}`
-  }
 }
 
 const Accepted = Schema.Struct({ jobId: Schema.String, status: Schema.String })
@@ -52,34 +41,18 @@ const Job = Schema.Struct({
  * outcome and the first failed rows by line and column on stdout. Stopping the command does not stop the import: the
  * job runs on the server, and its id is printed first.
  */
-export const importCustomers = (settings: Settings): Effect.Effect<void, ImportFailed> =>
+export const importCustomers = (settings: Settings): Effect.Effect<void, ApiCall.StepFailed> =>
   Effect.gen(function* () {
-    const api = settings.api.replace(/\/+$/, "")
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.basicAuth(settings.clientId, Redacted.value(settings.clientSecret)))
-    )
-    const call = <A, I>(step: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Schema<A, I>) =>
-      Effect.gen(function* () {
-        const response = yield* client.execute(request)
-        const text = yield* response.text
-        if (response.status >= 300) {
-          return yield* new ImportFailed({ step, detail: `${response.status} ${text.slice(0, 500)}` })
-        }
-        return yield* Schema.decodeUnknown(Schema.parseJson(schema))(text)
-      }).pipe(
-        Effect.scoped,
-        Effect.catchTags({
-          RequestError: (failure) => Effect.fail(new ImportFailed({ step, detail: failure.message })),
-          ResponseError: (failure) => Effect.fail(new ImportFailed({ step, detail: failure.message })),
-          ParseError: (failure) =>
-            Effect.fail(new ImportFailed({ step, detail: `unexpected answer: ${failure.message}` }))
-        })
-      )
+    const api = ApiCall.baseUrl(settings)
+    const call = ApiCall.send(yield* ApiCall.authenticated(settings))
 
     const file = yield* Effect.tryPromise({
       try: () => openAsBlob(settings.file, { type: "text/csv" }),
       catch: (error) =>
-        new ImportFailed({ step: "open the file", detail: error instanceof Error ? error.message : String(error) })
+        new ApiCall.StepFailed({
+          step: "open the file",
+          detail: error instanceof Error ? error.message : String(error)
+        })
     })
     const form = new FormData()
     form.set("file", file, basename(settings.file))
@@ -121,6 +94,6 @@ export const importCustomers = (settings: Settings): Effect.Effect<void, ImportF
     }
     yield* Console.log(`Import ${job.jobId} ${job.status}`)
     if (job.status === "FAILED") {
-      return yield* new ImportFailed({ step: "the import", detail: "no row of the file became a customer" })
+      return yield* new ApiCall.StepFailed({ step: "the import", detail: "no row of the file became a customer" })
     }
   }).pipe(Effect.provide(FetchHttpClient.layer))

@@ -1,26 +1,15 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Console, Data, Effect, Redacted, Schema } from "effect"
+import { Console, Effect, Schema } from "effect"
+import * as ApiCall from "./ApiCall.js"
 import * as Progress from "./Progress.js"
 import * as SeedPlan from "./SeedPlan.js"
 
 /** What `payrail seed` needs to know. */
-export interface Settings {
-  /** The API's base URL with its version (`http://127.0.0.1:8080/2025-10-13`). */
-  readonly api: string
-  readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
+export interface Settings extends ApiCall.Target {
   readonly seed: number
   readonly customers: number
   readonly days: number
-}
-
-/** A request of the seed was refused or got no answer. */
-export class SeedFailed extends Data.TaggedError("SeedFailed")<{ readonly step: string; readonly detail: string }> {
-  override get message() {
-    return `${this.step} failed: ${this.detail}`
-  }
 }
 
 const Created = Schema.Struct({ id: Schema.String })
@@ -68,37 +57,20 @@ const beneficiaryOf = (customer: SeedPlan.SeedCustomer) =>
  * later do so as the clock moves, through the server's jobs. Prints the counts it promises first and reports
  * progress on stderr. Production platforms refuse the sandbox endpoints it needs (403).
  */
-export const seed = (settings: Settings): Effect.Effect<SeedPlan.SeedPlan, SeedFailed> =>
+export const seed = (settings: Settings): Effect.Effect<SeedPlan.SeedPlan, ApiCall.StepFailed> =>
   Effect.gen(function* () {
-    const api = settings.api.replace(/\/+$/, "")
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.basicAuth(settings.clientId, Redacted.value(settings.clientSecret)))
-    )
+    const api = ApiCall.baseUrl(settings)
+    const send = ApiCall.send(yield* ApiCall.authenticated(settings))
     const call = <A, I>(
       step: string,
       method: "GET" | "POST" | "PATCH",
       path: string,
       schema: Schema.Schema<A, I>,
       body?: unknown
-    ) =>
-      Effect.gen(function* () {
-        const request = HttpClientRequest.make(method)(`${api}${path}`)
-        const response = yield* client.execute(
-          body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body)
-        )
-        const text = yield* response.text
-        if (response.status >= 300)
-          return yield* new SeedFailed({ step, detail: `${response.status} ${text.slice(0, 500)}` })
-        return yield* Schema.decodeUnknown(Schema.parseJson(schema))(text)
-      }).pipe(
-        Effect.scoped,
-        Effect.catchTags({
-          RequestError: (failure) => Effect.fail(new SeedFailed({ step, detail: failure.message })),
-          ResponseError: (failure) => Effect.fail(new SeedFailed({ step, detail: failure.message })),
-          ParseError: (failure) =>
-            Effect.fail(new SeedFailed({ step, detail: `unexpected answer: ${failure.message}` }))
-        })
-      )
+    ) => {
+      const request = HttpClientRequest.make(method)(`${api}${path}`)
+      return send(step, body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, body), schema)
+    }
 
     const plan = yield* SeedPlan.make(settings.seed, settings.customers, settings.days)
     const counts = SeedPlan.countsOf(plan)

@@ -4,14 +4,11 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Console, Data, DateTime, Duration, Effect, Option, Redacted, Ref, Schedule, Schema } from "effect"
 import { Ids, WebhookEnvelope, WebhookSecret } from "@payrail/core"
 import { WebhooksApi } from "@payrail/api"
+import * as ApiCall from "./ApiCall.js"
 import * as NodeWebhookSigner from "./webhooks/NodeWebhookSigner.js"
 
 /** What `payrail webhooks listen` needs to know. */
-export interface Settings {
-  /** The API's base URL with its version, as the server's banner prints it (`http://127.0.0.1:8080/2025-10-13`). */
-  readonly api: string
-  readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
+export interface Settings extends ApiCall.Target {
   /** Where each event is posted. */
   readonly forwardTo: string
   /** The `whsec_…` secret forwarded webhooks are signed with; none: a new one for this session, printed once. */
@@ -67,14 +64,12 @@ export const deliveryLine = (entry: {
  */
 export const listen = (settings: Settings): Effect.Effect<void, ListenRefused> =>
   Effect.gen(function* () {
-    const api = settings.api.replace(/\/+$/, "")
+    const api = ApiCall.baseUrl(settings)
     const secret = Option.isSome(settings.secret)
       ? settings.secret.value
       : yield* WebhookSecret.generate.pipe(Effect.provide(Ids.layer))
     const signer = NodeWebhookSigner.make(1)
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.basicAuth(settings.clientId, Redacted.value(settings.clientSecret)))
-    )
+    const client = yield* ApiCall.authenticated(settings)
     const outage = yield* Ref.make(Option.none<string>())
 
     // One read of the feed; `Unreachable` for anything that waiting may cure, `ListenRefused` otherwise.
