@@ -166,6 +166,51 @@ for (const { store, label, skip } of stores) {
       expect(gaveUp).toMatchObject({ status: 502, code: "UNEXPECTED_RESPONSE" })
     })
 
+    it("waits out a 409 saying the same key is in progress, then gets the outcome with that key", async () => {
+      const inProgress = () =>
+        new Response(
+          JSON.stringify({
+            status: 409,
+            code: "CONFLICT",
+            reason: "A request with this Idempotency-Key is in progress; retry it shortly",
+            details: { rule: "idempotency_key_in_progress", retryAfterSeconds: 1 }
+          }),
+          { status: 409, headers: { "content-type": "application/json", "retry-after": "1" } }
+        )
+      const recorder = recordingFetch(async (attempt, _request, send) => (attempt === 1 ? inProgress() : send()))
+      const created = await payrail({ fetch: recorder.fetch }).customers.create({
+        customerType: "INDIVIDUAL",
+        fullName: "In Progress"
+      })
+      expect(created).toMatchObject({ fullName: "In Progress" })
+      const key = recorder.sent[0]?.headers.get("idempotency-key")
+      expect(key).toBeTruthy()
+      expect(recorder.sent.map((request) => request.headers.get("idempotency-key"))).toEqual([key, key])
+
+      // A 409 without Retry-After is a refusal of the request itself: no retry.
+      const refused = recordingFetch(
+        async () =>
+          new Response(JSON.stringify({ status: 409, code: "CONFLICT", reason: "Quote is not pending" }), {
+            status: 409,
+            headers: { "content-type": "application/json" }
+          })
+      )
+      const refusal = await payrail({ fetch: refused.fetch })
+        .customers.create({ customerType: "INDIVIDUAL", fullName: "Refused" })
+        .catch((error: unknown) => error)
+      expect(refusal).toBeInstanceOf(PayrailError)
+      expect(refusal).toMatchObject({ status: 409, code: "CONFLICT" })
+      expect(refused.sent).toHaveLength(1)
+
+      // Still in progress after every retry: the caller gets the 409 to decide.
+      const stuck = recordingFetch(async () => inProgress())
+      const gaveUp = await payrail({ fetch: stuck.fetch, maxRetries: 1 })
+        .customers.create({ customerType: "INDIVIDUAL", fullName: "Stuck" })
+        .catch((error: unknown) => error)
+      expect(gaveUp).toMatchObject({ status: 409, details: { rule: "idempotency_key_in_progress" } })
+      expect(stuck.sent).toHaveLength(2)
+    })
+
     it("iterates every item of a list across pages", async () => {
       const client = payrail()
       const owner = await client.customers.create({ customerType: "INDIVIDUAL", fullName: "Many Accounts" })

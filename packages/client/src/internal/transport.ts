@@ -69,16 +69,51 @@ const failUnlessSuccessful = (response: HttpClientResponse.HttpClientResponse) =
         Effect.flatMap((body) => Effect.fail(PayrailError.fromBody(response.status, body)))
       )
 
+/** The longest `Retry-After` the client waits for on its own; a longer one is the caller's to decide. */
+const longestInProgressWait = Duration.seconds(30)
+
+/**
+ * How long to wait before sending the call again, when the answer is a 409 with `Retry-After`: the server's
+ * `idempotency_key_in_progress` (a request with this call's key is still running). Other 409s carry no such header.
+ */
+const inProgressWait = (response: HttpClientResponse.HttpClientResponse): Duration.Duration | undefined => {
+  if (response.status !== 409) return undefined
+  const seconds = Number(response.headers["retry-after"])
+  return Number.isInteger(seconds) && seconds >= 0
+    ? Duration.min(Duration.seconds(seconds), longestInProgressWait)
+    : undefined
+}
+
+/**
+ * Sends the call again, with the same key, while the server says a request with that key is in progress, waiting
+ * what it asks each time, at most `times` more times; then the first answer that is not such a 409, which is the
+ * outcome of the request that held the key (its stored response, replayed).
+ */
+const waitWhileInProgress =
+  (times: number) =>
+  <E, R>(
+    send: Effect.Effect<HttpClientResponse.HttpClientResponse, E, R>
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, E, R> => {
+    const attempt = (left: number): Effect.Effect<HttpClientResponse.HttpClientResponse, E, R> =>
+      Effect.flatMap(send, (response) => {
+        const wait = left > 0 ? inProgressWait(response) : undefined
+        return wait === undefined ? Effect.succeed(response) : Effect.zipRight(Effect.sleep(wait), attempt(left - 1))
+      })
+    return attempt(times)
+  }
+
 /**
  * The HTTP client every call goes through: credentials, the call's `Idempotency-Key` on mutations, retries of network
- * failures and of 408, 429 and 5xx answers (exponential backoff, `maxRetries` times, 2 by default), then any answer
- * outside 2xx as a `PayrailError`.
+ * failures and of 408, 429 and 5xx answers (exponential backoff, `maxRetries` times, 2 by default) and of a 409 saying
+ * a request with the same key is still in progress (after its `Retry-After`, as many times), then any answer outside
+ * 2xx as a `PayrailError`.
  */
 export const make = (options: TransportOptions): Effect.Effect<HttpClient.HttpClient.With<PayrailClientError>> =>
   Effect.map(HttpClient.HttpClient.pipe(Effect.provide(FetchHttpClient.layer)), (base) => {
     const fetch = options.fetch
     const client = base.pipe(
       HttpClient.mapRequestEffect(withCredentialsAndKey(authorizationOf(options.auth))),
+      HttpClient.transformResponse(waitWhileInProgress(options.maxRetries ?? 2)),
       HttpClient.retryTransient({
         times: options.maxRetries ?? 2,
         schedule: Schedule.exponential(options.retryDelay ?? Duration.millis(200))
