@@ -72,8 +72,9 @@ export type RetryRefused =
  * The signed-retry pattern of the spec (rules 1-6): a first leg gets a stored challenge (`Request:<uuid>`, the
  * SHA-256 of the canonical body, `payloadToSign`, 5 minutes from `Clock`); the retry must carry a stamp over the
  * exact `payloadToSign` by an allowed key, the same body and an unused, unexpired `Request-Id`. `authorize` checks
- * everything but consumes nothing; the operation calls `consume` inside its own unit of work, so the request is
- * used exactly once, by the retry whose operation commits.
+ * everything but consumes nothing; the operation calls `consume` inside its own unit of work (or consumes the
+ * request in the statement that writes, as a session's revocation does: `AuthSessionRepo.revokeConsuming`), so the
+ * request is used exactly once, by the retry whose operation commits.
  */
 export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
   SignedRetry,
