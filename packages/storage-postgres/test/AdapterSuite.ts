@@ -96,7 +96,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "bulk_imports",
             "stablecoin_tokens",
             "event_feed"
-          ].map((name, index) => ({ migration_id: index + 1, name }))
+          ]
+            .map((name, index) => ({ migration_id: index + 1, name }))
+            // 0039 is another branch's.
+            .concat([{ migration_id: 40, name: "active_sessions" }])
         )
       })
     )

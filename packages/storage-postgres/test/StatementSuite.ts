@@ -179,6 +179,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           yield* count("authSessions.insert", sessions.insert(platform.id, session))
           yield* count("authSessions.findById", sessions.findById(platform.id, session.id))
           yield* count("authSessions.listActive", sessions.listActive(platform.id, wallet.id, Fixtures.at(0)))
+          yield* count(
+            "authSessions.listActiveBeside",
+            sessions.listActiveBeside(platform.id, session.id, Fixtures.at(0))
+          )
           yield* count("authSessions.revoke", sessions.revoke(platform.id, session.id, Fixtures.at(1)))
           yield* count(
             "authSessions.revokeIssuedBy",
@@ -189,6 +193,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const signed = WalletFixtures.signedRequest({ accountId: wallet.id })
           yield* count("signedRequests.insert", signedRequests.insert(platform.id, signed))
           yield* count("signedRequests.findById", signedRequests.findById(platform.id, signed.id))
+          yield* count(
+            "authSessions.revokeConsuming",
+            sessions.revokeConsuming(platform.id, session.id, signed.id, Fixtures.at(1))
+          )
           yield* count("signedRequests.consume", signedRequests.consume(platform.id, signed.id, Fixtures.at(1)))
           yield* count("signedRequests.purgeExpired", signedRequests.purgeExpired(Fixtures.at(0), 100))
 
@@ -342,8 +350,10 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "authSessions.insert": 1,
             "authSessions.findById": 1,
             "authSessions.listActive": 1,
+            "authSessions.listActiveBeside": 1,
             "authSessions.revoke": 1,
             "authSessions.revokeIssuedBy": 1,
+            "authSessions.revokeConsuming": 1,
             "signedRequests.insert": 1,
             "signedRequests.findById": 1,
             "signedRequests.consume": 1,

@@ -2,7 +2,7 @@ import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import type { AuthMethod, InternalAccount } from "../accounts/index.js"
 import { Ids, ResourceId, Sha256, type StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
-import type { AuthSession } from "./AuthSession.js"
+import { type AuthSession, isActive } from "./AuthSession.js"
 import { AuthSessionRepo } from "./AuthSessionRepo.js"
 import * as DelegatedKey from "./DelegatedKey.js"
 import { DelegatedKeyRepo } from "./DelegatedKeyRepo.js"
@@ -72,8 +72,9 @@ export type RetryRefused =
  * The signed-retry pattern of the spec (rules 1-6): a first leg gets a stored challenge (`Request:<uuid>`, the
  * SHA-256 of the canonical body, `payloadToSign`, 5 minutes from `Clock`); the retry must carry a stamp over the
  * exact `payloadToSign` by an allowed key, the same body and an unused, unexpired `Request-Id`. `authorize` checks
- * everything but consumes nothing; the operation calls `consume` inside its own unit of work, so the request is
- * used exactly once, by the retry whose operation commits.
+ * everything but consumes nothing; the operation calls `consume` inside its own unit of work (or consumes the
+ * request in the statement that writes, as a session's revocation does: `AuthSessionRepo.revokeConsuming`), so the
+ * request is used exactly once, by the retry whose operation commits.
  */
 export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
   SignedRetry,
@@ -87,13 +88,16 @@ export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
     /**
      * Checks a retry of `action`. `allowSession` narrows which of the wallet's active sessions may sign (a
      * credential's revocation needs another credential's session); it is not consulted when the challenge names
-     * its signer.
+     * its signer. `activeSessions` are the wallet's active sessions when the caller has just read them (as
+     * `AuthSessionRepo.listActive` or `listActiveBeside` answers): they are used (those still active at this call's
+     * time) instead of reading them again.
      */
     readonly authorize: (
       platformId: Platform.PlatformId,
       action: Action,
       headers: WalletHeaders,
-      allowSession?: (session: AuthSession) => boolean
+      allowSession?: (session: AuthSession) => boolean,
+      activeSessions?: ReadonlyArray<AuthSession>
     ) => Effect.Effect<Authorized, RetryRefused | StoreFailure.StoreFailure>
     /**
      * The open request a `Request-Id` names for `action` (without a stamp: a passkey assertion answers its challenge
@@ -214,16 +218,21 @@ export const layer = Layer.effect(
       return request
     })
 
-    const verifyBySession = Effect.fn("SignedRetry.verifyBySession")(function* (
+    // `verifyBySession`, on the wallet's active sessions as the caller read them when it did.
+    const verifyAmong = Effect.fn("SignedRetry.verifyBySession")(function* (
       platformId: Platform.PlatformId,
       accountId: InternalAccount.InternalAccountId,
       stamp: string,
       payloadToSign: string,
-      allowSession: (session: AuthSession) => boolean = () => true,
-      operation?: Operation
+      allowSession: (session: AuthSession) => boolean,
+      operation: Operation | undefined,
+      activeSessions: ReadonlyArray<AuthSession> | undefined
     ) {
       const now = yield* DateTime.now
-      const active = yield* sessions.listActive(platformId, accountId, now)
+      const active =
+        activeSessions === undefined
+          ? yield* sessions.listActive(platformId, accountId, now)
+          : activeSessions.filter((session) => session.accountId === accountId && isActive(session, now))
       // Only an operation a delegated key can be scoped to costs the extra read.
       const delegated =
         operation === undefined || !isScope(operation)
@@ -244,11 +253,21 @@ export const layer = Layer.effect(
       return (yield* signatures.verify({ stamp, payloadToSign, allowedPublicKeys: allowed })).publicKey
     })
 
+    const verifyBySession = (
+      platformId: Platform.PlatformId,
+      accountId: InternalAccount.InternalAccountId,
+      stamp: string,
+      payloadToSign: string,
+      allowSession: (session: AuthSession) => boolean = () => true,
+      operation?: Operation
+    ) => verifyAmong(platformId, accountId, stamp, payloadToSign, allowSession, operation, undefined)
+
     const authorize = Effect.fn("SignedRetry.authorize")(function* (
       platformId: Platform.PlatformId,
       action: Action,
       headers: WalletHeaders,
-      allowSession: (session: AuthSession) => boolean = () => true
+      allowSession: (session: AuthSession) => boolean = () => true,
+      activeSessions?: ReadonlyArray<AuthSession>
     ) {
       if (Option.isNone(headers.requestId)) {
         return yield* Option.isSome(headers.signature) ? RequestIdMissing.of() : WalletSignatureMissing.of()
@@ -258,13 +277,14 @@ export const layer = Layer.effect(
       if ((yield* bodyHash(action.body)) !== request.bodyHash) return yield* WalletSignatureBodyMismatch.of()
       const signerPublicKey =
         request.signerPublicKey === undefined
-          ? yield* verifyBySession(
+          ? yield* verifyAmong(
               platformId,
               action.accountId,
               headers.signature.value,
               request.payloadToSign,
               allowSession,
-              action.operation
+              action.operation,
+              activeSessions
             )
           : (yield* signatures.verify({
               stamp: headers.signature.value,

@@ -7,7 +7,7 @@ import { AuthSessionRepo } from "./AuthSessionRepo.js"
 import type { ClientKeyRequest } from "./CredentialRequest.js"
 import * as SessionGrants from "./SessionGrants.js"
 import { isRetry, type RetryRefused, SignedRetry, type WalletHeaders } from "./SignedRetry.js"
-import { AuthSessionNotFound } from "./WalletErrors.js"
+import { AuthSessionNotFound, RequestIdReused } from "./WalletErrors.js"
 import { WalletKeys } from "./WalletKeys.js"
 import * as WalletStep from "./WalletStep.js"
 
@@ -94,7 +94,10 @@ export const layer = Layer.effect(
       id: AuthSessionId,
       headers: WalletHeaders
     ) {
-      const session = yield* active(platform, id)
+      // The session and its wallet's active sessions (the keys that may sign the retry) in one read.
+      const activeSessions = yield* sessions.listActiveBeside(platform.id, id, yield* DateTime.now)
+      const session = activeSessions.find((each) => each.id === id)
+      if (session === undefined) return yield* AuthSessionNotFound.of(id)
       const action = {
         accountId: session.accountId,
         operation: "REVOKE_SESSION",
@@ -104,14 +107,11 @@ export const layer = Layer.effect(
       if (!isRetry(headers)) {
         return WalletStep.Challenge({ request: yield* retry.issue(platform.id, action, { type: session.type }) })
       }
-      const authorized = yield* retry.authorize(platform.id, action, headers)
-      yield* unitOfWork.transaction(
-        Effect.gen(function* () {
-          yield* retry.consume(platform.id, authorized.request)
-          const revoked = yield* sessions.revoke(platform.id, id, yield* DateTime.now)
-          if (!revoked) return yield* AuthSessionNotFound.of(id)
-        })
-      )
+      const authorized = yield* retry.authorize(platform.id, action, headers, undefined, activeSessions)
+      // Consuming the Request-Id and revoking the session: one atomic step, both or neither.
+      const outcome = yield* sessions.revokeConsuming(platform.id, id, authorized.request.id, yield* DateTime.now)
+      if (outcome === "requestUsed") return yield* RequestIdReused.of(authorized.request.id)
+      if (outcome === "sessionInactive") return yield* AuthSessionNotFound.of(id)
       return WalletStep.Done({ value: undefined })
     })
 

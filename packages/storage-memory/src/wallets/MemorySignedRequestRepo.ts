@@ -2,10 +2,21 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { SignedRequest, SignedRequestRepo } from "@payrail/core"
 import { insertNew, MemoryState, removeEntry, setEntry, undoAll } from "../kernel/MemoryState.js"
 
-interface Row {
+/** A row of the `signedRequests` table (also consumed by `MemoryAuthSessionRepo.revokeConsuming`). */
+export interface Row {
   readonly platformId: string
   readonly request: SignedRequest.SignedRequest
 }
+
+/** The table's row for `id` when it belongs to the platform. */
+export const findRow = (rows: Map<string, Row>, platformId: string, id: string): Option.Option<Row> =>
+  Option.fromNullable(rows.get(id)).pipe(Option.filter((row) => row.platformId === platformId))
+
+/** The row with the request consumed at `at`. */
+export const consumedRow = (row: Row, at: DateTime.Utc): Row => ({
+  platformId: row.platformId,
+  request: new SignedRequest.SignedRequest({ ...row.request, consumedAt: at })
+})
 
 /**
  * `SignedRequestRepo` in memory, with the SQL adapter's rules: an id is inserted once (a second insert fails with
@@ -19,8 +30,7 @@ export const layer: Layer.Layer<SignedRequestRepo.SignedRequestRepo, never, Memo
     const state = yield* MemoryState
     const rows = state.table<Row>("signedRequests")
 
-    const find = (platformId: string, id: string) =>
-      Option.fromNullable(rows.get(id)).pipe(Option.filter((row) => row.platformId === platformId))
+    const find = (platformId: string, id: string) => findRow(rows, platformId, id)
 
     return {
       insert: (platformId, request) =>
@@ -30,8 +40,7 @@ export const layer: Layer.Layer<SignedRequestRepo.SignedRequestRepo, never, Memo
         state.write((): readonly [boolean, () => void] => {
           const found = find(platformId, id)
           if (Option.isNone(found) || found.value.request.consumedAt !== undefined) return [false, () => {}]
-          const consumed = new SignedRequest.SignedRequest({ ...found.value.request, consumedAt: at })
-          return [true, setEntry(rows, id, { platformId, request: consumed })]
+          return [true, setEntry(rows, id, consumedRow(found.value, at))]
         }),
       purgeExpired: (before, limit) =>
         state.write((): readonly [number, () => void] => {

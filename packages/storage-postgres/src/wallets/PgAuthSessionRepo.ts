@@ -1,11 +1,21 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { AuthMethod, AuthSession, AuthSessionRepo, Errors, InternalAccount, Platform } from "@payrail/core"
+import {
+  AuthMethod,
+  AuthSession,
+  AuthSessionRepo,
+  Errors,
+  InternalAccount,
+  Platform,
+  SignedRequest
+} from "@payrail/core"
 import { type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { Count, record, Returned } from "../internal/rows.js"
 
 const ById = Schema.Struct({ platformId: Platform.PlatformId, id: AuthSession.AuthSessionId })
+
+const Outcome = Schema.Struct({ outcome: Schema.Literal("revoked", "requestUsed", "sessionInactive") })
 
 /**
  * `AuthSessionRepo` on the `auth_sessions` table (migration `0023_wallet_auth`), every statement scoped by
@@ -17,7 +27,12 @@ const ById = Schema.Struct({ platformId: Platform.PlatformId, id: AuthSession.Au
  *   `revokedAt` and `updatedAt` in the record and the `revoked_at` column: of concurrent revocations of one session
  *   exactly one applies.
  * - `listActive` is one `SELECT` of the account's sessions neither revoked nor expired at `now`, oldest first by
- *   `(created_at, id)` with ids in byte order.
+ *   `(created_at, id)` with ids in byte order; `listActiveBeside` the same with the account read from the session
+ *   in the same statement.
+ * - `revokeConsuming` is one statement (no transaction of its own: autocommit when called outside a unit of work)
+ *   that locks the signed request and the session (`FOR UPDATE`), consumes the request only when it is open and
+ *   the session active, and revokes the session only when the request was consumed: of concurrent calls on one
+ *   request or session exactly one applies, the others wait for it and see its writes.
  */
 export const make: Effect.Effect<
   Context.Tag.Service<AuthSessionRepo.AuthSessionRepo>,
@@ -64,6 +79,17 @@ export const make: Effect.Effect<
         ORDER BY created_at, id COLLATE "C"`
   })
 
+  const listActiveBeside = SqlSchema.findAll({
+    Request: Schema.Struct({ ...ById.fields, now: Schema.DateTimeUtc }),
+    Result: record(AuthSession.AuthSession),
+    execute: ({ platformId, id, now }) =>
+      sql`SELECT s.record FROM auth_sessions s
+        WHERE s.platform_id = ${platformId}
+          AND s.account_id = (SELECT t.account_id FROM auth_sessions t WHERE t.platform_id = ${platformId} AND t.id = ${id})
+          AND s.revoked_at IS NULL AND s.expires_at > ${now}::timestamptz
+        ORDER BY s.created_at, s.id COLLATE "C"`
+  })
+
   // The assignments of a revocation at `at`, the column and the record alike.
   const revokedAt = (at: string) =>
     sql`revoked_at = ${at}::timestamptz,
@@ -76,6 +102,36 @@ export const make: Effect.Effect<
       sql`UPDATE auth_sessions SET ${revokedAt(at)}
         WHERE platform_id = ${platformId} AND id = ${id} AND revoked_at IS NULL AND expires_at > ${at}::timestamptz
         RETURNING id`
+  })
+
+  // Both rows are locked first (the request's latest version is read even when it changed after this statement's
+  // snapshot), then the request is consumed only when it is open and the session active, and the session revoked
+  // only when the request was consumed: concurrent calls wait on the locks and see the winner's writes.
+  const revokeConsuming = SqlSchema.single({
+    Request: Schema.Struct({ ...ById.fields, requestId: SignedRequest.SignedRequestId, at: Schema.DateTimeUtc }),
+    Result: Outcome,
+    execute: ({ platformId, id, requestId, at }) =>
+      sql`WITH request AS (
+          SELECT id, consumed_at IS NULL AS open FROM signed_requests
+          WHERE platform_id = ${platformId} AND id = ${requestId} FOR UPDATE
+        ), target AS (
+          SELECT id FROM auth_sessions
+          WHERE platform_id = ${platformId} AND id = ${id} AND revoked_at IS NULL AND expires_at > ${at}::timestamptz
+          FOR UPDATE
+        ), consumed AS (
+          UPDATE signed_requests
+          SET consumed_at = ${at}::timestamptz, record = record || jsonb_build_object('consumedAt', ${at}::text)
+          WHERE platform_id = ${platformId} AND id = (SELECT id FROM request WHERE open)
+            AND EXISTS (SELECT 1 FROM target)
+          RETURNING id
+        ), revoked AS (
+          UPDATE auth_sessions SET ${revokedAt(at)}
+          WHERE platform_id = ${platformId} AND id = (SELECT id FROM target) AND EXISTS (SELECT 1 FROM consumed)
+          RETURNING id
+        ) SELECT CASE
+          WHEN EXISTS (SELECT 1 FROM revoked) THEN 'revoked'
+          WHEN EXISTS (SELECT 1 FROM request WHERE open) THEN 'sessionInactive'
+          ELSE 'requestUsed' END AS outcome`
   })
 
   const revokeIssuedBy = SqlSchema.single({
@@ -102,6 +158,15 @@ export const make: Effect.Effect<
     listActive: (platformId, accountId, now) =>
       listActive({ platformId, accountId, now }).pipe(
         Effect.mapError(Errors.StoreFailure.wrap("authSessions.listActive"))
+      ),
+    listActiveBeside: (platformId, id, now) =>
+      listActiveBeside({ platformId, id, now }).pipe(
+        Effect.mapError(Errors.StoreFailure.wrap("authSessions.listActiveBeside"))
+      ),
+    revokeConsuming: (platformId, id, requestId, at) =>
+      revokeConsuming({ platformId, id, requestId, at }).pipe(
+        Effect.map((row) => row.outcome),
+        Effect.mapError(Errors.StoreFailure.wrap("authSessions.revokeConsuming"))
       ),
     revoke: (platformId, id, at) =>
       revoke({ platformId, id, at }).pipe(

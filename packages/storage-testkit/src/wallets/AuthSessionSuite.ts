@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { AuthSession, AuthSessionRepo, UnitOfWork } from "@payrail/core"
+import { AuthSession, AuthSessionRepo, SignedRequest, SignedRequestRepo, UnitOfWork } from "@payrail/core"
 import * as Fixtures from "../Fixtures.js"
 import type { Methods } from "../internal/Methods.js"
 import * as WalletFixtures from "./WalletFixtures.js"
@@ -14,9 +14,13 @@ const revokedAt = (session: AuthSession.AuthSession, offsetMillis: number) =>
     updatedAt: Fixtures.at(offsetMillis)
   })
 
+const consumedAt = (request: SignedRequest.SignedRequest, offsetMillis: number) =>
+  new SignedRequest.SignedRequest({ ...request, consumedAt: Fixtures.at(offsetMillis) })
+
 /**
  * Wallet sessions: stored intact and found on their platform only, listed while active (neither revoked nor
- * expired) oldest first, and revoked once, by one of any number of concurrent revocations.
+ * expired) oldest first, also through one of the wallet's sessions, and revoked once, by one of any number of
+ * concurrent revocations, with a signed request consumed in the same step or not at all.
  */
 export const register = (it: Methods) => {
   it.effect("finds each session as inserted, every field intact, only within its own platform", () =>
@@ -115,6 +119,118 @@ export const register = (it: Methods) => {
       )
       expect(revoked.filter((each) => each)).toHaveLength(1)
       expect(yield* repo.findById(platform.id, session.id)).toEqual(Option.some(revokedAt(session, minute)))
+    })
+  )
+
+  it.effect("lists the active sessions of the wallet that owns a session, that session among them when active", () =>
+    Effect.gen(function* () {
+      const repo = yield* AuthSessionRepo.AuthSessionRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const accountId = WalletFixtures.walletId()
+      const later = WalletFixtures.session({ accountId, offsetMillis: 2 * minute })
+      const earlier = WalletFixtures.session({ accountId, offsetMillis: minute })
+      const revoked = WalletFixtures.session({ accountId, revokedAt: Fixtures.at(minute) })
+      const expired = WalletFixtures.session({ accountId, lifetimeMillis: minute })
+      const elsewhere = WalletFixtures.session({ accountId: WalletFixtures.walletId() })
+      for (const each of [later, earlier, revoked, expired, elsewhere]) yield* repo.insert(platform.id, each)
+
+      const at = Fixtures.at(3 * minute)
+      for (const each of [later, earlier, revoked, expired]) {
+        expect(yield* repo.listActiveBeside(platform.id, each.id, at)).toEqual([earlier, later])
+        expect(yield* repo.listActiveBeside(other.id, each.id, at)).toEqual([])
+      }
+      expect(yield* repo.listActiveBeside(platform.id, elsewhere.id, at)).toEqual([elsewhere])
+      expect(yield* repo.listActiveBeside(platform.id, WalletFixtures.session({ accountId }).id, at)).toEqual([])
+    })
+  )
+
+  it.effect("consumes a signed request and revokes a session in one step, or changes neither", () =>
+    Effect.gen(function* () {
+      const repo = yield* AuthSessionRepo.AuthSessionRepo
+      const requests = yield* SignedRequestRepo.SignedRequestRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const accountId = WalletFixtures.walletId()
+      const session = WalletFixtures.session({ accountId, lifetimeMillis: 10 * minute })
+      const expired = WalletFixtures.session({ accountId, lifetimeMillis: minute })
+      const request = WalletFixtures.signedRequest({ accountId })
+      const used = WalletFixtures.signedRequest({ accountId })
+      for (const each of [session, expired]) yield* repo.insert(platform.id, each)
+      for (const each of [request, used]) yield* requests.insert(platform.id, each)
+      expect(yield* requests.consume(platform.id, used.id, Fixtures.at(0))).toBe(true)
+
+      const unknown = WalletFixtures.signedRequest({ accountId }).id
+      const at = Fixtures.at(2 * minute)
+      expect(yield* repo.revokeConsuming(platform.id, session.id, used.id, at)).toBe("requestUsed")
+      expect(yield* repo.revokeConsuming(platform.id, session.id, unknown, at)).toBe("requestUsed")
+      expect(yield* repo.revokeConsuming(other.id, session.id, request.id, at)).toBe("requestUsed")
+      expect(yield* repo.revokeConsuming(platform.id, expired.id, request.id, at)).toBe("sessionInactive")
+      expect(yield* repo.revokeConsuming(platform.id, WalletFixtures.session({ accountId }).id, request.id, at)).toBe(
+        "sessionInactive"
+      )
+      // Nothing changed so far.
+      expect(yield* repo.findById(platform.id, session.id)).toEqual(Option.some(session))
+      expect(yield* repo.findById(platform.id, expired.id)).toEqual(Option.some(expired))
+      expect(yield* requests.findById(platform.id, request.id)).toEqual(Option.some(request))
+      expect(yield* requests.findById(platform.id, used.id)).toEqual(Option.some(consumedAt(used, 0)))
+
+      expect(yield* repo.revokeConsuming(platform.id, session.id, request.id, at)).toBe("revoked")
+      expect(yield* repo.findById(platform.id, session.id)).toEqual(Option.some(revokedAt(session, 2 * minute)))
+      expect(yield* requests.findById(platform.id, request.id)).toEqual(Option.some(consumedAt(request, 2 * minute)))
+      expect(yield* repo.revokeConsuming(platform.id, session.id, request.id, Fixtures.at(3 * minute))).toBe(
+        "requestUsed"
+      )
+      // An open request on a revoked session stays open.
+      const late = WalletFixtures.signedRequest({ accountId })
+      yield* requests.insert(platform.id, late)
+      expect(yield* repo.revokeConsuming(platform.id, session.id, late.id, at)).toBe("sessionInactive")
+      expect(yield* requests.findById(platform.id, late.id)).toEqual(Option.some(late))
+    })
+  )
+
+  it.effect("lets exactly one of 64 concurrent revocations consuming one request apply; the others find it used", () =>
+    Effect.gen(function* () {
+      const repo = yield* AuthSessionRepo.AuthSessionRepo
+      const requests = yield* SignedRequestRepo.SignedRequestRepo
+      const platform = yield* Fixtures.insertPlatform
+      const accountId = WalletFixtures.walletId()
+      const session = WalletFixtures.session({ accountId })
+      const request = WalletFixtures.signedRequest({ accountId })
+      yield* repo.insert(platform.id, session)
+      yield* requests.insert(platform.id, request)
+      const outcomes = yield* Effect.all(
+        Array.from({ length: 64 }, () =>
+          repo.revokeConsuming(platform.id, session.id, request.id, Fixtures.at(minute))
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect(outcomes.filter((each) => each === "revoked")).toHaveLength(1)
+      expect(outcomes.filter((each) => each === "requestUsed")).toHaveLength(63)
+      expect(yield* repo.findById(platform.id, session.id)).toEqual(Option.some(revokedAt(session, minute)))
+      expect(yield* requests.findById(platform.id, request.id)).toEqual(Option.some(consumedAt(request, minute)))
+    })
+  )
+
+  it.effect("lets exactly one of 64 concurrent revocations of one session with their own requests apply", () =>
+    Effect.gen(function* () {
+      const repo = yield* AuthSessionRepo.AuthSessionRepo
+      const requests = yield* SignedRequestRepo.SignedRequestRepo
+      const platform = yield* Fixtures.insertPlatform
+      const accountId = WalletFixtures.walletId()
+      const session = WalletFixtures.session({ accountId })
+      yield* repo.insert(platform.id, session)
+      const issued = Array.from({ length: 64 }, () => WalletFixtures.signedRequest({ accountId }))
+      for (const each of issued) yield* requests.insert(platform.id, each)
+      const outcomes = yield* Effect.all(
+        issued.map((each) => repo.revokeConsuming(platform.id, session.id, each.id, Fixtures.at(minute))),
+        { concurrency: "unbounded" }
+      )
+      expect(outcomes.filter((each) => each === "revoked")).toHaveLength(1)
+      expect(outcomes.filter((each) => each === "sessionInactive")).toHaveLength(63)
+      // Only the winner's request is used up.
+      const stored = yield* Effect.forEach(issued, (each) => requests.findById(platform.id, each.id))
+      expect(stored.filter((each) => Option.isSome(each) && each.value.consumedAt !== undefined)).toHaveLength(1)
     })
   )
 
