@@ -20,6 +20,8 @@ export interface PaymentShape {
   readonly eventType: string
   readonly eventData: string
   readonly expiryPayload: string
+  /** What the execute merges into the transaction's record (`TransactionRepo.advance`): its status and times. */
+  readonly completion: string
 }
 
 const rowOf = async (database: Database, sql: string): Promise<Array<string>> => {
@@ -40,11 +42,13 @@ export const readPayment = async (database: Database, transactionId: string): Pr
     sender = "",
     receiver = "",
     type = "",
-    record = ""
+    record = "",
+    completion = ""
   ] = await rowOf(
     database,
     `SELECT platform_id, customer_id, coalesce(platform_customer_id, ''), sender_identifier, receiver_identifier,
-         type, record::text FROM transactions WHERE id = ${id}`
+         type, record::text, jsonb_build_object('status', record->'status', 'updatedAt', record->'updatedAt',
+         'settledAt', record->'settledAt')::text FROM transactions WHERE id = ${id}`
   )
   const [quoteId = "", quoteCustomerId = "", quoteRecord = ""] = await rowOf(
     database,
@@ -80,7 +84,8 @@ export const readPayment = async (database: Database, transactionId: string): Pr
     description,
     eventType,
     eventData,
-    expiryPayload
+    expiryPayload,
+    completion
   }
 }
 
@@ -102,10 +107,12 @@ const jobInsert = (platform: string, kind: string, payload: string, deduplicatio
  * pg_stat_statements shows for `Quotes.create` and `Quotes.execute` on PgQuoteRepo, PgTransactionRepo, PgLedger
  * and PgJobs), with the records of a payment the server made:
  * 1. quote: BEGIN; INSERT quote; INSERT transaction; INSERT the expiry job; COMMIT.
- * 2. execute (a book transfer settles in it): BEGIN; SELECT the quote; its guarded UPDATE (PENDING to COMPLETED);
- *    SELECT the transaction; its guarded UPDATE (to COMPLETED); `payrail_ledger_post` of the posted posting (the
- *    guarded balance updates in account id order, the posting and its entries) with the webhook event inserted into
- *    the outbox in the same statement; COMMIT.
+ * 2. execute (a book transfer settles in it): SELECT the quote (read by the request before its unit of work); BEGIN;
+ *    SELECT the customer (the authorization gate's check); the quote's guarded UPDATE (PENDING to COMPLETED); the
+ *    transaction's guarded UPDATE (to COMPLETED, its status and times merged into the record, no read before it:
+ *    `TransactionRepo.advance`); `payrail_ledger_post` of the posted posting (the guarded balance updates in account
+ *    id order, the posting and its entries) with the webhook event inserted into the outbox in the same statement;
+ *    COMMIT.
  * Each pgbench client pays between the same accounts as the HTTP client of its number (`pairFor`): in the spread
  * variant a pair of its own at random among its pairs, in the hot one from the hot source. The reads before the
  * quote's unit of work (the two accounts and the customer, as the server reads them) are not in it, as in the fund
@@ -120,6 +127,7 @@ export const paymentScript = (shape: PaymentShape, accounts: Accounts, variant: 
   const source = at(sources, variant === "hot" ? "1" : ":pair")
   const destination = at(destinations, ":pair")
   const t = shape.transaction
+  // What the execute merges into the transaction's record (`TransactionRepo.advance`): the status and its times.
   const lines = [
     `\\set pair 1 + :client_id % ${clients} + ${clients} * random(0, ${own - 1})`,
     "BEGIN;",
@@ -128,14 +136,12 @@ export const paymentScript = (shape: PaymentShape, accounts: Accounts, variant: 
       `VALUES ('Transaction' || ':' || CAST(gen_random_uuid() AS text), ${platform}, ${literal(t.customerId)}, ${t.platformCustomerId === undefined ? "NULL" : literal(t.platformCustomerId)}, ${literal(t.sender)}, ${literal(t.receiver)}, 'PENDING', ${literal(t.type)}, NULL, NULL, ${jsonb(t.record)}, now()) RETURNING id AS transaction_id \\gset`,
     jobInsert(platform, "payments.quote-expiry", shape.expiryPayload, ":quote_id"),
     "END;",
-    "BEGIN;",
     `SELECT record FROM quotes WHERE platform_id = ${platform} AND id = :quote_id;`,
+    "BEGIN;",
+    `SELECT record, identifier, version FROM customers WHERE platform_id = ${platform} AND id = ${literal(shape.quoteCustomerId)};`,
     `UPDATE quotes SET customer_id = ${literal(shape.quoteCustomerId)}, status = 'COMPLETED', record = ${jsonb(shape.quoteRecord)}, created_at = now() WHERE platform_id = ${platform} AND id = :quote_id AND status = 'PENDING' RETURNING id;`,
-    `SELECT record, posting_id FROM transactions WHERE platform_id = ${platform} AND id = :transaction_id;`,
-    `UPDATE transactions SET customer_id = ${literal(t.customerId)}, platform_customer_id = ${t.platformCustomerId === undefined ? "NULL" : literal(t.platformCustomerId)}, ` +
-      `sender_identifier = ${literal(t.sender)}, receiver_identifier = ${literal(t.receiver)}, status = 'COMPLETED', ` +
-      `type = ${literal(t.type)}, reference = NULL, posting_id = NULL, record = ${jsonb(t.record)}, created_at = now() ` +
-      `WHERE platform_id = ${platform} AND id = :transaction_id AND status = 'PENDING' RETURNING id;`,
+    `UPDATE transactions SET status = 'COMPLETED', posting_id = NULL, record = record || ${jsonb(shape.completion)} ` +
+      `WHERE platform_id = ${platform} AND id = :transaction_id AND status = 'PENDING' RETURNING record, posting_id;`,
     `WITH posted AS (SELECT outcome, posting_id, detail, balance_account_ids, CAST(balance_posted_minor AS text[]) AS balance_posted_minor, CAST(balance_pending_debits_minor AS text[]) AS balance_pending_debits_minor, CAST(balance_pending_credits_minor AS text[]) AS balance_pending_credits_minor ` +
       `FROM payrail_ledger_post(${platform}, 'quote' || ':' || :quote_id, ${literal(shape.fingerprint)}, 'posted', ${literal(shape.description)}, now(), ` +
       `ARRAY[${source}, ${destination}], CAST(ARRAY['USD', 'USD'] AS text[]), CAST(ARRAY[${-paymentMinor}, ${paymentMinor}] AS bigint[]))), ` +

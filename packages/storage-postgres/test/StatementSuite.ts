@@ -299,6 +299,15 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             Option.some(PaymentFixtures.postingId())
           )
           yield* count("transactions.transition", transactions.transition(platform.id, payment.id, "PENDING", funded))
+          yield* count(
+            "transactions.advance",
+            transactions.advance(platform.id, payment.id, "PROCESSING", {
+              status: "COMPLETED",
+              updatedAt: Fixtures.at(1_000),
+              settledAt: Fixtures.at(1_000),
+              postingId: funded.postingId
+            })
+          )
 
           const unitOfWork = yield* UnitOfWork.UnitOfWork
           yield* count("unitOfWork.transaction of nothing", unitOfWork.transaction(Effect.void))
@@ -397,6 +406,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "transactions.list by account": 1,
             "transactions.list by a text no row holds": 0,
             "transactions.transition": 1,
+            "transactions.advance": 1,
             "unitOfWork.transaction of nothing": 0
           })
         })

@@ -36,11 +36,11 @@ import { type QuoteFilter, QuoteRepo } from "./QuoteRepo.js"
 import type { CreateQuoteRequest } from "./QuoteRequest.js"
 import * as QuoteState from "./QuoteState.js"
 import type * as Rails from "./Rails.js"
-import { Transaction, TransactionId } from "./Transaction.js"
+import { Transaction, TransactionId, type TransactionStatus } from "./Transaction.js"
 import * as TransactionEvents from "./TransactionEvents.js"
 import * as TransactionState from "./TransactionState.js"
 import * as WalletPayload from "./WalletPayload.js"
-import { type StoredTransaction, TransactionRepo } from "./TransactionRepo.js"
+import { TransactionRepo } from "./TransactionRepo.js"
 
 type ExecuteError = QuoteNotFound | QuoteExpired | ExecutionRefused
 
@@ -89,12 +89,13 @@ export class Quotes extends Context.Tag("@payrail/core/Quotes")<
     /**
      * Executes a pending quote. A quote funded by an embedded wallet executes only with `walletSigned` (its owner's
      * device stamped its `payloadToSign`, checked by `WalletExecutions`); otherwise it is 401
-     * `WALLET_SIGNATURE_MISSING`.
+     * `WALLET_SIGNATURE_MISSING`. `read`: the quote `id` as the caller has just read it (`get`), which is then not
+     * read again: the execution's compare-and-set on its status decides, as it does after a read of its own.
      */
     readonly execute: (
       platform: Platform.Platform,
       id: QuoteId,
-      options?: { readonly walletSigned: boolean }
+      options?: { readonly walletSigned: boolean; readonly read?: Quote | undefined }
     ) => Effect.Effect<Quote, ExecuteError | WalletErrors.WalletSignatureMissing>
     /**
      * Executes a quote waiting in `PENDING_AUTHORIZATION` whose challenge the caller has just verified, as `execute`
@@ -205,11 +206,12 @@ export const layer = Layer.effect(
       )
     }
 
-    // Moves a stored transaction through `events` (each must be allowed: the quote's transition decided) and stores
-    // it with compare-and-set; another writer in between is a defect.
+    // Moves the quote's transaction through `events` (each must be allowed: the quote's transition decided) with
+    // compare-and-set, without reading it first: it waits where its quote waits (`PENDING`, or
+    // `PENDING_AUTHORIZATION` with it). Another writer in between, or a transaction elsewhere, is a defect.
     const advance = (
       platform: Platform.Platform,
-      stored: StoredTransaction,
+      quote: Quote,
       events: ReadonlyArray<TransactionState.TransactionEvent>,
       fields: {
         readonly now: DateTime.Utc
@@ -218,28 +220,25 @@ export const layer = Layer.effect(
       }
     ) =>
       Effect.gen(function* () {
-        let status = stored.transaction.status
+        const from = quote.status === "PENDING_AUTHORIZATION" ? "PENDING_AUTHORIZATION" : "PENDING"
+        let status: TransactionStatus = from
         for (const event of events) {
-          status = yield* Either.match(TransactionState.transition(stored.transaction.id, status, event), {
+          status = yield* Either.match(TransactionState.transition(quote.transactionId, status, event), {
             onLeft: (refused) => Effect.dieMessage(refused.reason),
             onRight: Effect.succeed
           })
         }
-        const next = new Transaction(
-          {
-            ...stored.transaction,
-            status,
-            updatedAt: fields.now,
-            ...(fields.settledAt === undefined ? {} : { settledAt: fields.settledAt })
-          },
-          { disableValidation: true }
-        )
-        const moved = yield* transactions.transition(platform.id, next.id, stored.transaction.status, {
-          transaction: next,
+        const moved = yield* transactions.advance(platform.id, quote.transactionId, from, {
+          status,
+          updatedAt: fields.now,
+          settledAt: fields.settledAt,
           postingId: fields.postingId
         })
-        if (!moved) return yield* Effect.dieMessage(`transaction ${next.id} changed while its quote was executed`)
-        return next
+        return yield* Option.match(moved, {
+          onNone: () =>
+            Effect.dieMessage(`transaction ${quote.transactionId} was not ${from} while its quote ${quote.id} moved`),
+          onSome: (stored) => Effect.succeed(stored.transaction)
+        })
       })
 
     // The quote waits for strong customer authentication: `PENDING_AUTHORIZATION` with its challenge, its transaction
@@ -267,7 +266,7 @@ export const layer = Layer.effect(
             "EXECUTE"
           )
         }
-        const waiting = yield* advance(platform, yield* transactionOf(platform, quote), ["AUTHORIZATION_REQUIRED"], {
+        const waiting = yield* advance(platform, quote, ["AUTHORIZATION_REQUIRED"], {
           now,
           postingId: Option.none()
         })
@@ -331,11 +330,10 @@ export const layer = Layer.effect(
             "EXECUTE"
           )
         }
-        const stored = yield* transactionOf(platform, quote)
         if (bookTransfer) {
           // Between two internal accounts no rail is crossed: the payment settles in this unit of work. The posting
           // comes last, carrying the transaction's event, so the balances stay locked only until the commit.
-          const completed = yield* advance(platform, stored, [funded, "COMPLETED"], {
+          const completed = yield* advance(platform, quote, [funded, "COMPLETED"], {
             now,
             postingId: Option.none(),
             settledAt: now
@@ -345,7 +343,7 @@ export const layer = Layer.effect(
           return { quote: executed, transaction: completed }
         }
         const postingId = yield* postMovement(platform, quote, "pending")
-        const processing = yield* advance(platform, stored, [funded], { now, postingId })
+        const processing = yield* advance(platform, quote, [funded], { now, postingId })
         yield* outbox.append(yield* event(platform.id, processing))
         yield* jobs.enqueue(PaymentSettlementJob.newJob(platform.id, processing.id, now, now, how.purpose))
         return { quote: executed, transaction: processing }
@@ -377,7 +375,7 @@ export const layer = Layer.effect(
         if (!(yield* quotes.transition(platform.id, quote.id, quote.status, released))) {
           return yield* QuoteTransitionRefused.of(quote.id, quote.status, "AUTHORIZE_FUNDING")
         }
-        const waiting = yield* advance(platform, yield* transactionOf(platform, quote), ["FUNDING_AUTHORIZED"], {
+        const waiting = yield* advance(platform, quote, ["FUNDING_AUTHORIZED"], {
           now,
           postingId: Option.none()
         })
@@ -677,11 +675,12 @@ export const layer = Layer.effect(
       execute: Effect.fn("Quotes.execute")(function* (
         platform: Platform.Platform,
         id: QuoteId,
-        options: { readonly walletSigned: boolean } = { walletSigned: false }
+        options: { readonly walletSigned: boolean; readonly read?: Quote | undefined } = { walletSigned: false }
       ) {
+        const read = options.read
         return yield* store.transaction(
           Effect.gen(function* () {
-            const quote = yield* find(platform, id)
+            const quote = read !== undefined && read.id === id ? read : yield* find(platform, id)
             if (Option.isSome(WalletPayload.of(quote)) && !options.walletSigned) {
               return yield* WalletErrors.WalletSignatureMissing.of()
             }

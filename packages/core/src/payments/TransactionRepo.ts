@@ -14,6 +14,14 @@ export interface StoredTransaction {
   readonly postingId: Option.Option<string>
 }
 
+/** What `TransactionRepo.advance` writes: the new status, its time, and the transaction's posting. */
+export interface TransactionChanges {
+  readonly status: TransactionStatus
+  readonly updatedAt: DateTime.Utc
+  readonly settledAt?: DateTime.Utc | undefined
+  readonly postingId: Option.Option<string>
+}
+
 /** Filters of the transaction list; `startDate` and `endDate` bound `createdAt`, inclusive. */
 export interface TransactionFilter {
   readonly customerId?: string | undefined
@@ -34,8 +42,8 @@ export interface TransactionFilter {
 
 /**
  * Storage of transactions, scoped to one platform: a transaction of another platform is never found.
- * - `transition` is a compare-and-set on the status: of concurrent transitions from one status exactly one
- *   applies, so each outcome of a payment is applied once however many workers race.
+ * - `transition` and `advance` are compare-and-sets on the status: of concurrent transitions from one status exactly
+ *   one applies, so each outcome of a payment is applied once however many workers race.
  * - `insertPosted` posts, inserts and records as one atomic step (one statement on SQL adapters): a payment that
  *   arrives settled, or reserved, together with its money.
  * - `list` pages by `(createdAt, id)` in `sortOrder` with keyset cursors and does not count (`totalCount` absent):
@@ -77,6 +85,18 @@ export class TransactionRepo extends Context.Tag("@payrail/core/TransactionRepo"
       filter: TransactionFilter,
       page: Page.PageRequest
     ) => Effect.Effect<Page.Page<Transaction>, StoreFailure.StoreFailure>
+    /**
+     * Moves the transaction to `changes.status` if its status is still `from`, without reading it first: the
+     * status, `updatedAt` (and `settledAt` when given) of its record and its posting (`changes.postingId`) are
+     * written, every other field kept (on SQL adapters one guarded `UPDATE … RETURNING`). Answers the transaction
+     * as it now is, or none when its status was not `from` (another writer won, or it does not exist).
+     */
+    readonly advance: (
+      platformId: Platform.PlatformId,
+      id: TransactionId,
+      from: TransactionStatus,
+      changes: TransactionChanges
+    ) => Effect.Effect<Option.Option<StoredTransaction>, StoreFailure.StoreFailure>
     /** Replaces the transaction with `next` if its status is still `from`; answers whether it applied. */
     readonly transition: (
       platformId: Platform.PlatformId,

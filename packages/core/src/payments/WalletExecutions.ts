@@ -51,7 +51,10 @@ export const layer = Layer.effect(
     ) {
       const quote = yield* quotes.get(platform, id)
       const wallet = WalletPayload.of(quote)
-      if (Option.isNone(wallet)) return WalletStep.Done({ value: yield* quotes.execute(platform, id) })
+      // Another quote executes as read here (its compare-and-set decides): no second read.
+      if (Option.isNone(wallet)) {
+        return WalletStep.Done({ value: yield* quotes.execute(platform, id, { walletSigned: false, read: quote }) })
+      }
       const accountId = wallet.value.accountId as InternalAccount.InternalAccountId
       const action = { accountId, operation: "EXECUTE_QUOTE", targetId: quote.id, body: undefined } as const
       if (!SignedRetry.isRetry(headers)) {

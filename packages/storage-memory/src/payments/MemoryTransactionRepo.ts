@@ -40,7 +40,7 @@ const compareIn = (order: "asc" | "desc") => (a: Page.Cursor, b: Page.Cursor) =>
 /**
  * `TransactionRepo` in memory, with the SQL adapter's rules: an id is inserted once (a second insert fails with
  * `StoreFailure` and changes nothing); every read is scoped to the platform; `transition` stores `next` (record and
- * posting) only while the status is `from`, in one atomic write that a failed unit of work undoes; `list` orders
+ * posting), and `advance` its changes, only while the status is `from`, in one atomic write that a failed unit of work undoes; `list` orders
  * by `(createdAt, id)` in `sortOrder`, takes the rows beyond the cursor in that order, and does not count.
  * `insertPosted` is the ledger's `postRecording` and the insert in one nested unit of work: all or nothing.
  */
@@ -92,6 +92,26 @@ export const layer: Layer.Layer<TransactionRepo.TransactionRepo, never, MemorySt
             .filter((transaction) => Option.isNone(after) || compare(keyOf(transaction), after.value) > 0)
             .sort((a, b) => compare(keyOf(a), keyOf(b)))
           return Page.fromOverfetch(matching.slice(0, page.limit + 1), page, keyOf)
+        }),
+      advance: (platformId, id, from, changes) =>
+        state.write(() => {
+          const current = own(platformId, id)
+          if (current === undefined || current.transaction.status !== from) {
+            return [Option.none<TransactionRepo.StoredTransaction>(), () => {}] as const
+          }
+          const stored: TransactionRepo.StoredTransaction = {
+            transaction: new Transaction.Transaction(
+              {
+                ...current.transaction,
+                status: changes.status,
+                updatedAt: changes.updatedAt,
+                ...(changes.settledAt === undefined ? {} : { settledAt: changes.settledAt })
+              },
+              { disableValidation: true }
+            ),
+            postingId: changes.postingId
+          }
+          return [Option.some(stored), setEntry(rows, id, { ...stored, platformId })] as const
         }),
       transition: (platformId, id, from, next) =>
         state.write(() => {

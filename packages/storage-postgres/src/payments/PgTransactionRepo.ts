@@ -50,6 +50,8 @@ const keyOf = (transaction: Transaction.Transaction): Page.Cursor => ({
  *   posting applied, with the posting's id.
  * - `transition` is one guarded `UPDATE … WHERE platform_id AND id AND status = from` that rewrites the record, the
  *   posting and every list column: of concurrent transitions from one status exactly one applies.
+ * - `advance` is one guarded `UPDATE … RETURNING record, posting_id` that merges the status and its times into the
+ *   record (`record || …`) and sets the status and posting columns (the list columns it leaves cannot change).
  * - `list` is one keyset `SELECT` by `(created_at, id)` in `sortOrder`, ids in byte order (`COLLATE "C"`), without
  *   a count; each filter has an index ending in `(created_at, id)` (migration `0019_payments`), so a page reads
  *   about `limit + 1` index entries at any depth, in either order (`internal/transactionPages.ts`). A filter value
@@ -128,6 +130,28 @@ export const make: Effect.Effect<
       )
   })
 
+  // The changed fields are merged into the record (`||` replaces top-level keys): no read, no rewrite of the rest.
+  const advance = SqlSchema.findOne({
+    Request: Schema.Struct({
+      platformId: Platform.PlatformId,
+      id: Transaction.TransactionId,
+      from: Transaction.TransactionStatus,
+      status: Transaction.TransactionStatus,
+      updatedAt: Schema.DateTimeUtc,
+      settledAt: Schema.optional(Schema.DateTimeUtc),
+      postingId: PostingId
+    }),
+    Result: StoredRow,
+    execute: ({ platformId, id, from, status, updatedAt, settledAt, postingId }) =>
+      Effect.flatMap(
+        jsonText({ status, updatedAt, ...(settledAt === undefined ? {} : { settledAt }) }),
+        (fields) => sql`UPDATE transactions SET status = ${status}, posting_id = ${postingId},
+            record = record || ${fields}::jsonb
+          WHERE platform_id = ${platformId} AND id = ${id} AND status = ${from}
+          RETURNING record, posting_id`
+      )
+  })
+
   return TransactionRepo.TransactionRepo.of({
     insert: (platformId, stored) =>
       insert(rowOf(platformId, stored)).pipe(Effect.mapError(Errors.StoreFailure.wrap("transactions.insert"))),
@@ -151,6 +175,17 @@ export const make: Effect.Effect<
             Effect.mapError(Errors.StoreFailure.wrap("transactions.list"))
           )
         : Effect.succeed(Page.fromOverfetch([], page, keyOf)),
+
+    advance: (platformId, id, from, changes) =>
+      advance({
+        platformId,
+        id,
+        from,
+        status: changes.status,
+        updatedAt: changes.updatedAt,
+        ...(changes.settledAt === undefined ? {} : { settledAt: changes.settledAt }),
+        postingId: changes.postingId
+      }).pipe(Effect.mapError(Errors.StoreFailure.wrap("transactions.advance"))),
 
     transition: (platformId, id, from, next) =>
       transition({ id, from, next: rowOf(platformId, next) }).pipe(

@@ -16,8 +16,9 @@ const concurrently = <A, E, R>(effects: ReadonlyArray<Effect.Effect<A, E, R>>) =
 const uma = (umaAddress: string) => ({ sourceType: "UMA_ADDRESS", umaAddress }) as const
 
 /**
- * Transactions: every field and the posting survive storage, a platform sees only its own, `transition` is a
- * compare-and-set that exactly one of many racers wins, and units of work take transactions with them; then the
+ * Transactions: every field and the posting survive storage, a platform sees only its own, `transition` and
+ * `advance` are compare-and-sets that exactly one of many racers wins (`advance` changing the status, its times and
+ * the posting alone), and units of work take transactions with them; then the
  * lists (`TransactionListSuite`) and the posted inserts (`TransactionPostingSuite`).
  */
 export const register = (it: Methods) => {
@@ -150,6 +151,68 @@ export const register = (it: Methods) => {
       expect(yield* found({ platformCustomerId: updated.platformCustomerId })).toEqual([record.id])
       expect(yield* found({ senderAccountIdentifier: Transaction.senderIdentifier(updated) })).toEqual([record.id])
       expect(yield* found({ accountIdentifier: Transaction.senderIdentifier(updated) })).toEqual([record.id])
+    })
+  )
+
+  it.effect("advances only from the current status, changing the status, its times and the posting alone", () =>
+    Effect.gen(function* () {
+      const repo = yield* TransactionRepo.TransactionRepo
+      const platform = yield* Fixtures.insertPlatform
+      const record = PaymentFixtures.fullTransaction({ status: "PENDING" })
+      yield* repo.insert(platform.id, PaymentFixtures.stored(record, Option.some(PaymentFixtures.postingId())))
+      const changes = { status: "COMPLETED", updatedAt: Fixtures.at(5_000), postingId: Option.none() } as const
+      expect(yield* repo.advance(platform.id, record.id, "PROCESSING", changes)).toEqual(Option.none())
+      expect(yield* repo.advance(platform.id, PaymentFixtures.transactionId(), "PENDING", changes)).toEqual(
+        Option.none()
+      )
+      const settled = { ...changes, settledAt: Fixtures.at(6_000) }
+      const expected = PaymentFixtures.stored(
+        new Transaction.Transaction({
+          ...record,
+          status: "COMPLETED",
+          updatedAt: Fixtures.at(5_000),
+          settledAt: Fixtures.at(6_000)
+        })
+      )
+      const other = yield* Fixtures.insertPlatform
+      expect(yield* repo.advance(other.id, record.id, "PENDING", settled)).toEqual(Option.none())
+      expect(yield* repo.advance(platform.id, record.id, "PENDING", settled)).toEqual(Option.some(expected))
+      expect(yield* repo.findById(platform.id, record.id)).toEqual(Option.some(expected))
+      expect(yield* repo.advance(platform.id, record.id, "PENDING", settled)).toEqual(Option.none())
+      const listed = yield* repo.list(platform.id, { ...newestFirst, status: "COMPLETED" }, firstPage)
+      expect(listed.data).toEqual([expected.transaction])
+      expect((yield* repo.list(platform.id, { ...newestFirst, status: "PENDING" }, firstPage)).data).toEqual([])
+
+      // Without `settledAt` the record keeps the one it has; a posting given is stored.
+      const posting = Option.some(PaymentFixtures.postingId())
+      const returned = PaymentFixtures.stored(
+        new Transaction.Transaction({ ...expected.transaction, status: "FAILED", updatedAt: Fixtures.at(7_000) }),
+        posting
+      )
+      const failed = { status: "FAILED", updatedAt: Fixtures.at(7_000), postingId: posting } as const
+      expect(yield* repo.advance(platform.id, record.id, "COMPLETED", failed)).toEqual(Option.some(returned))
+      expect(yield* repo.findById(platform.id, record.id)).toEqual(Option.some(returned))
+    })
+  )
+
+  it.effect("lets exactly one of 20 concurrent advances from one status apply", () =>
+    Effect.gen(function* () {
+      const repo = yield* TransactionRepo.TransactionRepo
+      const platform = yield* Fixtures.insertPlatform
+      const record = PaymentFixtures.transaction({ status: "PENDING" })
+      yield* repo.insert(platform.id, PaymentFixtures.stored(record))
+      const applied = yield* concurrently(
+        Array.from({ length: 20 }, (_, index) =>
+          repo.advance(platform.id, record.id, "PENDING", {
+            status: index % 2 === 0 ? "PROCESSING" : "EXPIRED",
+            updatedAt: Fixtures.at(1_000 + index),
+            postingId: Option.none()
+          })
+        )
+      )
+      const winners = applied.filter(Option.isSome)
+      expect(winners).toHaveLength(1)
+      expect(yield* repo.findById(platform.id, record.id)).toEqual(winners[0])
     })
   )
 
