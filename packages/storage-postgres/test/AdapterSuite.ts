@@ -95,11 +95,9 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "incoming_decisions",
             "bulk_imports",
             "stablecoin_tokens",
-            "event_feed"
-          ]
-            .map((name, index) => ({ migration_id: index + 1, name }))
-            // 0039 is another branch's.
-            .concat([{ migration_id: 40, name: "active_sessions" }])
+            "event_feed",
+            "active_sessions"
+          ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
     )
