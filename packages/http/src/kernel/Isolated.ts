@@ -36,10 +36,11 @@ const carrySettings = Context.pick(...settings)
  * the layer memo map (so that the layers it shares with the rest of the application, such as the API's router, are
  * still built once), instead of everything the application provides.
  *
- * This is for the request path: `HttpApiBuilder.group` keeps the whole context its layer was built in and merges it
- * into every request it answers (`Context.merge`, which copies both maps), and every request runs in a copy of the
- * context the server was started in, copied again by each service provided on its way (the request, the route,
- * the caller). With a hundred or more services in those contexts, the copies were a good part of a request's cost.
+ * This is for the request path: every request runs in a copy of the context the server was built in, copied again
+ * by each service provided on its way (the request, the route, the caller); with a hundred or more services in it,
+ * the copies were a good part of a request's cost. The reference server builds its served app with this
+ * (`packages/server/src/Serve.ts`). The handler groups are not isolated: built so, the event feed on PostgreSQL
+ * answered stale positions (`test/events/EventFeed.test.ts`), for a reason not found yet.
  *
  * `pick` is `Context.pick(...tags)` with every service `layer` requires: the compiler refuses a list that misses
  * one (`Context.pick` answers a context of the services picked, which must cover `R`). What `layer` reads from its
