@@ -71,7 +71,7 @@ const sizeLimit = Effect.map(HttpIncomingMessage.MaxBodySize, (size) => Option.g
 class BoundedRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
   readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId
   readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
-  readonly body: Effect.Effect<Buffer, HttpServerError.RequestError>
+  private readBody: Effect.Effect<Buffer, HttpServerError.RequestError> | undefined
 
   constructor(
     readonly original: HttpServerRequest.HttpServerRequest,
@@ -79,17 +79,25 @@ class BoundedRequest extends Inspectable.Class implements HttpServerRequest.Http
     readonly cut: { exceeded: boolean } = { exceeded: false }
   ) {
     super()
-    this.body =
-      body ??
-      Effect.runSync(
+    this.readBody = body
+  }
+  /**
+   * The body, read once on first use (most requests never read one: building the cached read for each of them
+   * ran an effect of its own per request).
+   */
+  get body(): Effect.Effect<Buffer, HttpServerError.RequestError> {
+    if (this.readBody === undefined) {
+      this.readBody = Effect.runSync(
         Effect.cached(
           Effect.flatMap(sizeLimit, (maxBytes) =>
-            readBounded(this, NodeHttpServerRequest.toIncomingMessage(original), maxBytes, () => {
-              cut.exceeded = true
+            readBounded(this, NodeHttpServerRequest.toIncomingMessage(this.original), maxBytes, () => {
+              this.cut.exceeded = true
             })
           )
         )
       )
+    }
+    return this.readBody
   }
   // NodeHttpServer writes the response through the request it finds in the context, by this name.
   get resolvedResponse(): ServerResponse {

@@ -1,12 +1,13 @@
+import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import type { PlatformError } from "@effect/platform/Error"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Duration, Effect, Layer, Option, type ParseResult } from "effect"
+import { Context, Duration, Effect, Layer, Option, type ParseResult } from "effect"
 import type { Errors } from "@payrail/core"
 import type { JobHandler } from "@payrail/core"
-import { PayrailHttp, SourceAddress } from "@payrail/http"
+import { Isolated, PayrailHttp, SourceAddress } from "@payrail/http"
 import * as AccessLog from "./AccessLog.js"
 import * as AppLayer from "./AppLayer.js"
 import { WalletAuth } from "@payrail/wallet-auth"
@@ -31,7 +32,7 @@ export const layer = (
   Errors.StoreFailure | Errors.PlatformNotFound | HttpServerError.ServeError | PlatformError | ParseResult.ParseError
 > => {
   const app = AppLayer.make(settings, "payrail serve")
-  const http = Layer.unwrapEffect(
+  const serving = Layer.unwrapEffect(
     Effect.map(Effect.all([InFlight.InFlight, HttpListener.Listener]), ([counter, listener]) =>
       HttpApiBuilder.serve((httpApp) =>
         AccessLog.middleware(
@@ -39,7 +40,10 @@ export const layer = (
         )
       ).pipe(Layer.provide(NodeHttpServer.layer(() => listener.server, { port: settings.port, host: settings.host })))
     )
-  ).pipe(
+  )
+  // Every request runs in (a copy of) the context the server is built in: only the API and what the middleware
+  // above reads, not the whole application (see `Isolated`).
+  const http = Isolated.isolated(serving, Context.pick(InFlight.InFlight, HttpListener.Listener, HttpApi.Api)).pipe(
     Layer.provide(
       PayrailHttp.layer.pipe(Layer.provide(Layer.succeed(SourceAddress.TrustedProxies, settings.trustedProxies)))
     )
