@@ -5,6 +5,7 @@ import {
   DateTime,
   Effect,
   Either,
+  Fiber,
   Layer,
   Option,
   Queue,
@@ -275,6 +276,8 @@ export const layer = Layer.scoped(
             discard: true
           })
         )
+        // A group's report (its jobs' completion) runs while the next group is recorded; all end with the batch.
+        const reporting: Array<Fiber.RuntimeFiber<void>> = []
         let remaining = sends.length
         while (remaining > 0) {
           const first = yield* Queue.take(answered)
@@ -284,15 +287,20 @@ export const layer = Layer.scoped(
           const applied = yield* Effect.either(
             deliveries.recordAll(group.map(({ expected, outcome }) => ({ next: outcome.delivery, expected })))
           )
-          yield* onOutcomes(
-            group.map(({ index, outcome }, position) => ({
-              index,
-              outcome: Either.map(applied, (written) =>
-                written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+          reporting.push(
+            yield* Effect.fork(
+              onOutcomes(
+                group.map(({ index, outcome }, position) => ({
+                  index,
+                  outcome: Either.map(applied, (written) =>
+                    written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+                  )
+                }))
               )
-            }))
+            )
           )
         }
+        yield* Fiber.joinAll(reporting)
       }).pipe(Effect.scoped)
 
     // One attempt is a batch of one: concurrent attempts do not share statements, but a job worker runs the delivery
