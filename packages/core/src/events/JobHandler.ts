@@ -1,4 +1,4 @@
-import { DateTime, Duration, Effect, Random } from "effect"
+import { type Array as Arr, DateTime, Duration, Effect, type Exit, Random } from "effect"
 import type { Job } from "./Job.js"
 import type { JobFailed } from "./JobErrors.js"
 
@@ -31,16 +31,36 @@ export interface JobHandler<R = never> {
   readonly kind: string
   readonly retry: RetryPolicy
   readonly handle: (job: Job) => Effect.Effect<void, JobFailed, R>
+  /**
+   * Runs many claimed jobs of this kind (of one platform time) at once, in one fiber, instead of `handle` in a fiber
+   * per job: for a kind whose jobs run by the thousand and share their store work. It reports the outcome of each job
+   * (by its index in `jobs`) through `report` as soon as it has it, possibly many in one call, which settles them
+   * (the worker completes the successful ones in one statement) and frees their slots; a job it never reports fails
+   * its attempt (or is released, when the worker interrupted the batch to shut down). The same lease budget and
+   * idempotency rules as `handle` apply to the whole batch.
+   */
+  readonly handleBatch?: (
+    jobs: Arr.NonEmptyReadonlyArray<Job>,
+    report: (outcomes: ReadonlyArray<BatchOutcome>) => Effect.Effect<void>
+  ) => Effect.Effect<void, never, R>
+}
+
+/** The outcome of the job at `index` of a batch (`JobHandler.handleBatch`). */
+export interface BatchOutcome {
+  readonly index: number
+  readonly exit: Exit.Exit<void, JobFailed>
 }
 
 /** A handler of `kind`, with `defaultRetryPolicy` unless `retry` overrides some of it. */
 export const make = <R>(options: {
   readonly kind: string
   readonly handle: (job: Job) => Effect.Effect<void, JobFailed, R>
+  readonly handleBatch?: JobHandler<R>["handleBatch"]
   readonly retry?: Partial<RetryPolicy>
 }): JobHandler<R> => ({
   kind: options.kind,
   handle: options.handle,
+  ...(options.handleBatch === undefined ? {} : { handleBatch: options.handleBatch }),
   retry: { ...defaultRetryPolicy, ...options.retry }
 })
 

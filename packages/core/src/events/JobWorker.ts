@@ -1,4 +1,5 @@
 import {
+  Array as Arr,
   Cause,
   Clock,
   DateTime,
@@ -49,6 +50,7 @@ const handlerShareOfLease = 0.9
 
 const handlerDied = "the handler failed unexpectedly"
 const leaseOverrun = "the handler did not finish within the job's lease"
+const unreported = "the batch handler ended without an outcome for the job"
 
 /**
  * Runs `handlers` over the store's due jobs until interrupted; it never fails (store failures are logged and
@@ -231,6 +233,112 @@ export const run = <R>(
           )
         )
 
+      // Settles the jobs of a batch that `report` got, at once: the successful ones in one statement, the others one
+      // by one as `settle` does. Never fails (a store failure is logged: the jobs run again once their leases end).
+      const settleBatch = (
+        policy: JobHandler.RetryPolicy,
+        outcomes: ReadonlyArray<readonly [ClaimedJob, Exit.Exit<void, JobFailed>]>
+      ): Effect.Effect<void> => {
+        const succeeded = outcomes.flatMap(([claimed, exit]) => (Exit.isSuccess(exit) ? [claimed] : []))
+        const completeSucceeded =
+          succeeded.length === 0
+            ? Effect.void
+            : Effect.flatMap(jobs.completeAll(succeeded), (ids) => {
+                const completed = new Set(ids)
+                return Effect.forEach(
+                  succeeded.filter((claimed) => !completed.has(claimed.job.id)),
+                  (claimed) => settled(claimed, "completed")(false),
+                  { discard: true }
+                )
+              }).pipe(
+                Effect.catchAll((failure) =>
+                  Effect.logWarning("could not settle a batch of jobs; they run again once their leases end", failure)
+                )
+              )
+        return Effect.zipRight(
+          completeSucceeded,
+          Effect.forEach(
+            outcomes.filter(([, exit]) => Exit.isFailure(exit)),
+            ([claimed, exit]) =>
+              settle(claimed, policy, exit).pipe(
+                Effect.catchAll((failure) =>
+                  Effect.logWarning("could not settle a job; it runs again once its lease ends", failure).pipe(
+                    Effect.annotateLogs({ jobId: claimed.job.id, kind: claimed.job.kind })
+                  )
+                )
+              ),
+            { discard: true }
+          )
+        )
+      }
+
+      // Runs jobs of one kind and one platform time as one batch (`JobHandler.handleBatch`), in one fiber: each job
+      // is settled and its slot freed when the handler reports it; the jobs it never reported are settled when it
+      // ends, as `execute` settles a job whose handler ended the same way. The lease budget is the whole batch's.
+      const executeBatch = (
+        handleBatch: NonNullable<JobHandler.JobHandler<R>["handleBatch"]>,
+        policy: JobHandler.RetryPolicy,
+        batch: Arr.NonEmptyReadonlyArray<ClaimedJob>,
+        deadlineMillis: number
+      ): Effect.Effect<void, never, R> => {
+        const budgetId = batch[0].job.id
+        const open = new Set(batch.map((_, index) => index))
+        const report = (outcomes: ReadonlyArray<JobHandler.BatchOutcome>): Effect.Effect<void> =>
+          Effect.uninterruptible(
+            Effect.suspend(() => {
+              const fresh = outcomes.flatMap(({ exit, index }) => {
+                const claimed = batch[index]
+                return claimed !== undefined && open.delete(index) ? [[claimed, exit] as const] : []
+              })
+              if (fresh.length === 0) return Effect.void
+              return settleBatch(policy, fresh).pipe(
+                Effect.ensuring(
+                  Effect.zipRight(
+                    Effect.sync(() => {
+                      inFlight -= fresh.length
+                    }),
+                    poke
+                  )
+                )
+              )
+            })
+          )
+        return Effect.uninterruptibleMask((restore) =>
+          Effect.withFiberRuntime<void>((fiber) => {
+            if (budgets.size === 0) budgetStarted.unsafeOffer(undefined)
+            budgets.set(budgetId, { deadlineMillis, fiber })
+            return Effect.void
+          }).pipe(
+            Effect.zipRight(
+              restore(
+                handleBatch(
+                  Arr.map(batch, (claimed) => claimed.job),
+                  report
+                )
+              )
+            ),
+            Effect.exit,
+            Effect.flatMap((exit) => {
+              budgets.delete(budgetId)
+              const outcome: Exit.Exit<void, JobFailed> = Exit.isSuccess(exit)
+                ? Exit.fail(JobFailed.retry(unreported))
+                : Cause.isInterruptedOnly(exit.cause) && overran.has(budgetId)
+                  ? Exit.fail(JobFailed.retry(leaseOverrun))
+                  : exit
+              return report([...open].map((index) => ({ index, exit: outcome })))
+            })
+          )
+        ).pipe(
+          PlatformTime.within(batch[0].clockOffset),
+          Effect.ensuring(
+            Effect.sync(() => {
+              budgets.delete(budgetId)
+              overran.delete(budgetId)
+            })
+          )
+        )
+      }
+
       // While a backlog lasts (the last claim got all it asked for), a worker claims once an eighth of its slots
       // (or of a batch) is free rather than for each slot that frees: a claim costs the store about as much for one
       // job as for 64, so claims stay large under load. Without a backlog any free slot is filled at once.
@@ -246,9 +354,27 @@ export const run = <R>(
         const claimed = yield* jobs.claim({ limit, now, lease })
         backlog = claimed.length === limit
         const deadlineMillis = DateTime.toEpochMillis(now) + handlerBudgetMillis
+        // The jobs of a kind that runs in batches go in one batch per platform time; the others a fiber each.
+        const batches = new Map<string, Array<ClaimedJob>>()
         for (const job of claimed) {
           inFlight++
-          yield* FiberSet.run(running, execute(job, deadlineMillis))
+          if (byKind.get(job.job.kind)?.handleBatch === undefined) {
+            yield* FiberSet.run(running, execute(job, deadlineMillis))
+            continue
+          }
+          const key = `${Duration.toMillis(job.clockOffset)} ${job.job.kind}`
+          const batch = batches.get(key)
+          if (batch === undefined) batches.set(key, [job])
+          else batch.push(job)
+        }
+        for (const batch of batches.values()) {
+          const [first, ...rest] = batch
+          const handler = first === undefined ? undefined : byKind.get(first.job.kind)
+          if (first === undefined || handler?.handleBatch === undefined) continue
+          yield* FiberSet.run(
+            running,
+            executeBatch(handler.handleBatch, handler.retry, [first, ...rest], deadlineMillis)
+          )
         }
         return { claimed: claimed.length, limit }
       })

@@ -1,8 +1,19 @@
-import { Context, DateTime, Effect, Either, Layer, Option, type Redacted } from "effect"
+import {
+  type Array as Arr,
+  Chunk,
+  Context,
+  DateTime,
+  Effect,
+  Either,
+  Fiber,
+  Layer,
+  Option,
+  Queue,
+  type Redacted
+} from "effect"
 import { DomainEvent, Ids, Outbox, PlatformTime, ResourceId, type StoreFailure } from "../kernel/index.js"
 import { type Platform, PlatformErrors } from "../platforms/index.js"
-import * as Batcher from "./internal/Batcher.js"
-import { expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
+import { type Expected, expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
 import { type Endpoint, WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
 import * as WebhookEnvelope from "./WebhookEnvelope.js"
 import { WebhookDeliveryError, WebhookEndpointNotSet } from "./WebhookErrors.js"
@@ -27,6 +38,12 @@ export type AttemptOutcome =
   | { readonly _tag: "RetryAt"; readonly delivery: WebhookDelivery; readonly at: DateTime.Utc }
   | { readonly _tag: "GaveUp"; readonly delivery: WebhookDelivery }
 
+/** The outcome of the attempt of the event at `index` of `attemptAll`'s events. */
+export interface IndexedOutcome {
+  readonly index: number
+  readonly outcome: Either.Either<AttemptOutcome, StoreFailure.StoreFailure>
+}
+
 /** What a test webhook came to: the receiver's answer. */
 export interface TestOutcome {
   readonly url: string
@@ -46,10 +63,19 @@ export class WebhookDispatch extends Context.Tag("@payrail/core/WebhookDispatch"
      * with every active secret, sends it and records the outcome in the event's delivery (one per event and endpoint
      * URL, stored with its first attempt). A 2xx or 409 is `DELIVERED`; anything else, a timeout or a connection
      * failure is `FAILED` with the next attempt time from `WebhookRetrySchedule`, or `DEAD` past its retry window.
-     * Idempotent: a settled delivery is not sent again. Concurrent attempts (a worker's batch) share their reads
-     * and their writes: the store sees one statement for each, whatever the number of attempts.
+     * Idempotent: a settled delivery is not sent again. `attemptAll` runs many at once with shared statements.
      */
     readonly attempt: (eventId: DomainEvent.EventId) => Effect.Effect<AttemptOutcome, StoreFailure.StoreFailure>
+    /**
+     * `attempt` of each event at once, in the calling fiber: the sources in one read, every send at the same time,
+     * and the outcomes recorded (one statement each time) as the answers come, each group then passed to `onOutcomes`
+     * by index in `eventIds` (a slow receiver holds back only the events sent to it). Every event gets exactly one
+     * outcome, `Left` when the store failed for it.
+     */
+    readonly attemptAll: (
+      eventIds: Arr.NonEmptyReadonlyArray<DomainEvent.EventId>,
+      onOutcomes: (outcomes: ReadonlyArray<IndexedOutcome>) => Effect.Effect<void>
+    ) => Effect.Effect<void>
     /**
      * Sends a signed `TEST` webhook (no `data`) to `url`, or else to the platform's endpoint, once and at once, and
      * answers the receiver's status and body. Sandbox platforms only; never retried and not logged.
@@ -143,9 +169,6 @@ const settle = (
   )
 }
 
-// The most attempts whose reads (and writes) one statement serves: a job worker's claim.
-const maxBatchSize = 64
-
 export const layer = Layer.scoped(
   WebhookDispatch,
   Effect.gen(function* () {
@@ -191,38 +214,105 @@ export const layer = Layer.scoped(
         return Either.mapLeft(sent, problemOf)
       })
 
-    // The attempts running at once (a worker's batch) read their sources in one statement and record their
-    // outcomes in another.
-    const source = yield* Batcher.make(deliveries.sources, { maxBatchSize, concurrency: 2 })
-    const record = yield* Batcher.make(deliveries.recordAll, { maxBatchSize, concurrency: 2 })
+    type Sent = {
+      readonly index: number
+      readonly outcome: Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>
+      readonly expected: Option.Option<Expected>
+    }
 
-    // Bare, without `Effect.fn`'s span: it runs thousands of times a second, and the span (with its captured call
-    // site) cost about a sixth of an attempt's CPU in the webhook bench (docs/webhooks.md, Throughput).
-    const attempt = (eventId: DomainEvent.EventId) =>
+    const attemptAll = (
+      eventIds: Arr.NonEmptyReadonlyArray<DomainEvent.EventId>,
+      onOutcomes: (outcomes: ReadonlyArray<IndexedOutcome>) => Effect.Effect<void>
+    ): Effect.Effect<void> =>
       Effect.gen(function* () {
         const now = yield* DateTime.now
-        const found = yield* source({ eventId, now })
-        if (Option.isNone(found)) return { _tag: "NothingToDo", reason: "event_not_found" } as const
-        const { endpoint, event } = found.value
-        if (Option.isNone(endpoint)) return { _tag: "NothingToDo", reason: "no_endpoint" } as const
-        const delivery = Option.isSome(found.value.delivery)
-          ? found.value.delivery.value
-          : pending(
-              WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid)),
-              event,
-              endpoint.value.url,
-              now
+        const read = yield* Effect.either(deliveries.sources(eventIds.map((eventId) => ({ eventId, now }))))
+        if (Either.isLeft(read)) {
+          const outcome = Either.left(read.left)
+          return yield* onOutcomes(eventIds.map((_, index) => ({ index, outcome })))
+        }
+        const early: Array<IndexedOutcome> = []
+        const sends: Array<Effect.Effect<Sent>> = []
+        for (const [index, found] of read.right.entries()) {
+          const nothing = (reason: Extract<AttemptOutcome, { readonly _tag: "NothingToDo" }>["reason"]) =>
+            early.push({ index, outcome: Either.right({ _tag: "NothingToDo", reason }) })
+          if (Option.isNone(found)) {
+            nothing("event_not_found")
+            continue
+          }
+          const { endpoint, event, secrets: active } = found.value
+          if (Option.isNone(endpoint)) {
+            nothing("no_endpoint")
+            continue
+          }
+          const delivery = Option.isSome(found.value.delivery)
+            ? found.value.delivery.value
+            : pending(
+                WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid)),
+                event,
+                endpoint.value.url,
+                now
+              )
+          if (isSettled(delivery)) {
+            nothing("settled")
+            continue
+          }
+          const expected = Option.map(found.value.delivery, expectedOf)
+          sends.push(
+            signAndSend(active, endpoint.value, event.id, WebhookEnvelope.ofEvent(event)).pipe(
+              Effect.flatMap((result) => settle(delivery, result, now)),
+              Effect.map((outcome) => ({ index, outcome, expected }))
             )
-        if (isSettled(delivery)) return { _tag: "NothingToDo", reason: "settled" } as const
+          )
+        }
+        if (early.length > 0) yield* onOutcomes(early)
+        if (sends.length === 0) return
+        // Every send runs at once; their outcomes are recorded in groups, each group being the answers that came
+        // while the previous one was recorded.
+        const answered = yield* Queue.unbounded<Sent>()
+        yield* Effect.forkScoped(
+          Effect.forEach(sends, (send) => Effect.flatMap(send, (sent) => answered.offer(sent)), {
+            concurrency: "unbounded",
+            discard: true
+          })
+        )
+        // A group's report (its jobs' completion) runs while the next group is recorded; all end with the batch.
+        const reporting: Array<Fiber.RuntimeFiber<void>> = []
+        let remaining = sends.length
+        while (remaining > 0) {
+          const first = yield* Queue.take(answered)
+          yield* Effect.yieldNow()
+          const group = [first, ...Chunk.toReadonlyArray(yield* Queue.takeAll(answered))]
+          remaining -= group.length
+          const applied = yield* Effect.either(
+            deliveries.recordAll(group.map(({ expected, outcome }) => ({ next: outcome.delivery, expected })))
+          )
+          reporting.push(
+            yield* Effect.fork(
+              onOutcomes(
+                group.map(({ index, outcome }, position) => ({
+                  index,
+                  outcome: Either.map(applied, (written) =>
+                    written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+                  )
+                }))
+              )
+            )
+          )
+        }
+        yield* Fiber.joinAll(reporting)
+      }).pipe(Effect.scoped)
 
-        const body = WebhookEnvelope.ofEvent(event)
-        const result = yield* signAndSend(found.value.secrets, endpoint.value, event.id, body)
-        const outcome = yield* settle(delivery, result, now)
-        const applied = yield* record({
-          next: outcome.delivery,
-          expected: Option.map(found.value.delivery, expectedOf)
-        })
-        return applied ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+    // One attempt is a batch of one: concurrent attempts do not share statements, but a job worker runs the delivery
+    // jobs of a claim as one batch (`attemptAll`).
+    const attempt = (eventId: DomainEvent.EventId): Effect.Effect<AttemptOutcome, StoreFailure.StoreFailure> =>
+      Effect.suspend(() => {
+        let answer: Either.Either<AttemptOutcome, StoreFailure.StoreFailure> | undefined
+        return attemptAll([eventId], (outcomes) =>
+          Effect.sync(() => {
+            answer = outcomes[0]?.outcome
+          })
+        ).pipe(Effect.flatMap(() => (answer === undefined ? Effect.dieMessage("the attempt got no outcome") : answer)))
       })
 
     const newTestId = Effect.map(ids.uuid, (uuid) => DomainEvent.EventId.make(ResourceId.format("Webhook", uuid)))
@@ -289,6 +379,6 @@ export const layer = Layer.scoped(
       }
     })
 
-    return { attempt, sendTest, sendTestTo, sendEvent }
+    return { attempt, attemptAll, sendTest, sendTestTo, sendEvent }
   })
 )

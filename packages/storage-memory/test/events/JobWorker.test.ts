@@ -1,5 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Deferred, Effect, Fiber, HashMap, Logger, LogLevel, Option, Queue, Ref, TestClock } from "effect"
+import {
+  DateTime,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  HashMap,
+  Logger,
+  LogLevel,
+  Option,
+  Queue,
+  Ref,
+  TestClock
+} from "effect"
 import { Job, JobErrors, JobHandler, JobWorker, Jobs } from "@payrail/core"
 import { StorageMemory } from "../../src/index.js"
 
@@ -247,5 +260,83 @@ describe("JobWorker on the memory store", () => {
         ).pipe(Effect.provide(capturingLogger(lines)))
         expect(JSON.stringify(lines)).not.toContain("sk_live_do_not_log")
       })
+  )
+})
+
+describe("JobWorker with a batch handler (JobHandler.handleBatch)", () => {
+  // Runs the jobs of each claim in one call, reporting the outcome at each position of `outcomes` (the first alone,
+  // then the rest at once; a job past the end of `outcomes` is never reported); then waits for `hold`.
+  const batchHandler = (
+    batches: Queue.Queue<ReadonlyArray<Job.JobId>>,
+    outcomes: ReadonlyArray<Exit.Exit<void, JobErrors.JobFailed>>,
+    hold: Effect.Effect<void>
+  ) =>
+    JobHandler.make({
+      kind: "batched",
+      retry: { jitter: 0, backoffBase: "1 second" },
+      handle: () => Effect.dieMessage("handle is not called for a batch kind"),
+      handleBatch: (jobs, report) =>
+        Effect.gen(function* () {
+          yield* Queue.offer(
+            batches,
+            jobs.map((job) => job.id)
+          )
+          const reported = outcomes.slice(0, jobs.length).map((exit, index) => ({ index, exit }))
+          yield* report(reported.slice(0, 1))
+          yield* report(reported.slice(1))
+          yield* hold
+        })
+    })
+
+  it.effect("runs a claim's jobs in one call and settles each as reported; an unreported job is retried", () =>
+    inStore(
+      Effect.gen(function* () {
+        const batches = yield* Queue.unbounded<ReadonlyArray<Job.JobId>>()
+        for (let index = 0; index < 4; index++) yield* enqueue("batched")
+        const handler = batchHandler(
+          batches,
+          [Exit.void, Exit.fail(JobErrors.JobFailed.retry("503")), Exit.fail(JobErrors.JobFailed.permanent("gone"))],
+          Effect.void
+        )
+        yield* Effect.forkScoped(JobWorker.run([handler], options))
+        const ids = yield* Queue.take(batches)
+        expect(ids).toHaveLength(4)
+        const [done, retried, dead, unreported] = ids.map((id) => Job.JobId.make(id))
+        if (done === undefined || retried === undefined || dead === undefined || unreported === undefined) return
+        expect(yield* settledAs(done, (job) => job.status === "DONE")).toMatchObject({ attempts: 1 })
+        expect(yield* settledAs(retried, (job) => job.status === "PENDING")).toMatchObject({ lastError: "503" })
+        expect(yield* settledAs(dead, (job) => job.status === "DEAD")).toMatchObject({ lastError: "gone" })
+        expect(yield* settledAs(unreported, (job) => job.status === "PENDING")).toMatchObject({
+          attempts: 1,
+          lastError: "the batch handler ended without an outcome for the job"
+        })
+      })
+    )
+  )
+
+  it.effect("retries the jobs of a batch that outlives its lease, and releases them on shutdown", () =>
+    inStore(
+      Effect.gen(function* () {
+        const batches = yield* Queue.unbounded<ReadonlyArray<Job.JobId>>()
+        for (let index = 0; index < 2; index++) yield* enqueue("batched")
+        const worker = yield* Effect.fork(JobWorker.run([batchHandler(batches, [], Effect.never)], options))
+        const ids = yield* Queue.take(batches)
+        expect(ids).toHaveLength(2)
+        yield* TestClock.adjust("54 seconds")
+        for (const id of ids) {
+          expect(yield* settledAs(id, (job) => job.status === "PENDING")).toMatchObject({
+            attempts: 1,
+            lastError: "the handler did not finish within the job's lease"
+          })
+        }
+        // Claimed again a second later; interrupted, the worker releases them with their attempt not counted.
+        yield* TestClock.adjust("1 second")
+        expect([...(yield* Queue.take(batches))].sort()).toEqual([...ids].sort())
+        const stopping = yield* Effect.fork(Fiber.interrupt(worker))
+        yield* TestClock.adjust("10 seconds")
+        yield* Fiber.join(stopping)
+        for (const id of ids) expect(yield* jobOf(id)).toMatchObject({ status: "PENDING", attempts: 1 })
+      })
+    )
   )
 })
