@@ -115,7 +115,7 @@ const SandboxCredentials = (value: unknown): { platformId: string; clientId: str
 
 /**
  * How the reference server runs: `compiled` as `npm start` runs it in production (the packages built with an
- * incremental `tsc -b`, `node --max-old-space-size=128 --conditions=payrail-compiled packages/server/dist/src/bin.js`),
+ * incremental `tsc -b`, `node --max-old-space-size=192 --conditions=payrail-compiled packages/server/dist/src/bin.js`),
  * or `tsx` (the TypeScript sources through the tsx loader, as before `npm start` ran compiled JavaScript; about
  * 100 MB more).
  */
@@ -189,9 +189,9 @@ export const startReference = async (options: {
   })
   const runtime = options.runtime ?? "compiled"
   const label = `reference server on ${options.storage === "postgres" ? "PostgreSQL" : "PGlite"}${runtime === "tsx" ? " through tsx" : ""}${options.root === undefined ? "" : ` (${options.root})`}`
-  // npm start caps the compiled server's V8 heap at 128 MB (scripts/bootstrap.mjs); a limit in `nodeFlags` comes later
+  // npm start caps the compiled server's V8 heap at 192 MB (scripts/bootstrap.mjs); a limit in `nodeFlags` comes later
   // on the command line and wins.
-  const heapCap = runtime === "compiled" ? ["--max-old-space-size=128"] : []
+  const heapCap = runtime === "compiled" ? ["--max-old-space-size=192"] : []
   const args = [...heapCap, ...(options.nodeFlags ?? []), ...serveArgs(options.root ?? root, runtime)]
   const server = await startNode(label, args, env, port, "/health", 180_000)
   // The banner (and the credentials file) come after the listener is up: wait until the file holds a whole document.

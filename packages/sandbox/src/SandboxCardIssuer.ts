@@ -85,7 +85,6 @@ export const layer: Layer.Layer<CardIssuer.CardIssuer> = Layer.succeed(
           provisioning: provisioningFor(request.platformCustomerId)
         }
       }),
-    fundingSourceEligible: (accountId) => !["002", "003"].includes(accountId.slice(-3)),
     sensitiveDetails: (stored) =>
       Effect.succeed({
         brand: stored.card.brand,

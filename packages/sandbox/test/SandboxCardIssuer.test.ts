@@ -89,15 +89,4 @@ describe("SandboxCardIssuer", () => {
       }
     })
   )
-
-  it.effect("refuses funding sources whose id ends in 002 or 003", () =>
-    Effect.gen(function* () {
-      const issuer = yield* Effect.provide(CardIssuer.CardIssuer, SandboxCardIssuer.layer)
-      const id = (suffix: string) => `InternalAccount:00000000-0000-4000-8000-000000000${suffix}`
-      expect(issuer.fundingSourceEligible(id("002"))).toBe(false)
-      expect(issuer.fundingSourceEligible(id("003"))).toBe(false)
-      expect(issuer.fundingSourceEligible(id("001"))).toBe(true)
-      expect(issuer.fundingSourceEligible(id("004"))).toBe(true)
-    })
-  )
 })

@@ -97,7 +97,7 @@ describe("the compiled server npm start runs", () => {
       const command = readFileSync(`/proc/${server}/cmdline`, "utf8").split("\0")
       // The V8 heap is capped so that the server stays within the issue's 250 MB on PostgreSQL under load.
       expect(command.slice(1, 5)).toEqual([
-        "--max-old-space-size=128",
+        "--max-old-space-size=192",
         `--conditions=${condition}`,
         "packages/server/dist/src/bin.js",
         "serve"

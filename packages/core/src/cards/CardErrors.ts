@@ -42,19 +42,18 @@ export class FundingSourceIneligible extends Schema.TaggedError<FundingSourceIne
   reason: Schema.String,
   details: Schema.Struct({
     fundingSource: Schema.String,
-    rule: Schema.Literal("not_found", "not_cardholders", "not_active", "currency_not_supported", "sandbox_ineligible")
+    rule: Schema.Literal("not_found", "not_cardholders", "not_active", "currency_not_supported")
   })
 }) {
   static of(
     fundingSource: string,
-    rule: "not_found" | "not_cardholders" | "not_active" | "currency_not_supported" | "sandbox_ineligible"
+    rule: "not_found" | "not_cardholders" | "not_active" | "currency_not_supported"
   ): FundingSourceIneligible {
     const reasons = {
       not_found: "The funding source is not an internal account of this platform",
       not_cardholders: "The funding source belongs to another customer",
       not_active: "The funding source is not active",
-      currency_not_supported: "The funding source's currency cannot fund a card",
-      sandbox_ineligible: "The sandbox refuses this funding source (account id ending in 002 or 003)"
+      currency_not_supported: "The funding source's currency cannot fund a card"
     } as const
     return new FundingSourceIneligible({ reason: reasons[rule], details: { fundingSource, rule } })
   }

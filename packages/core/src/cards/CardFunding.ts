@@ -3,15 +3,14 @@ import { InternalAccount, InternalAccountRepo } from "../accounts/index.js"
 import type { StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { FundingSourceIneligible } from "./CardErrors.js"
-import { CardIssuer } from "./CardIssuer.js"
 
 const decodeAccountId = Schema.decodeUnknownOption(InternalAccount.InternalAccountId)
 
 /**
  * The internal account `accountId` if it can fund a card of `customerId`: an `ACTIVE` `INTERNAL_FIAT` account of
- * that customer, in `currency` when one is required (a change of funding source keeps the card's currency), that
- * the issuer accepts. Embedded wallets need a delegated signing key, which this kit does not have yet: they are
- * refused as `currency_not_supported`.
+ * that customer, in `currency` when one is required (a change of funding source keeps the card's currency).
+ * Embedded wallets need a delegated signing key, which this kit does not have yet: they are refused as
+ * `currency_not_supported`.
  */
 export const eligibleAccount = (
   platform: Platform.Platform,
@@ -21,7 +20,7 @@ export const eligibleAccount = (
 ): Effect.Effect<
   InternalAccount.InternalAccount,
   FundingSourceIneligible | StoreFailure.StoreFailure,
-  InternalAccountRepo.InternalAccountRepo | CardIssuer
+  InternalAccountRepo.InternalAccountRepo
 > =>
   Effect.gen(function* () {
     const id = decodeAccountId(accountId)
@@ -33,9 +32,6 @@ export const eligibleAccount = (
     if (account.status !== "ACTIVE") return yield* FundingSourceIneligible.of(accountId, "not_active")
     if (account.type !== "INTERNAL_FIAT" || (currency !== undefined && account.currency !== currency)) {
       return yield* FundingSourceIneligible.of(accountId, "currency_not_supported")
-    }
-    if (!(yield* CardIssuer).fundingSourceEligible(accountId)) {
-      return yield* FundingSourceIneligible.of(accountId, "sandbox_ineligible")
     }
     return account
   })

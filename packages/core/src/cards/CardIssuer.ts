@@ -38,15 +38,13 @@ export interface SensitiveDetails {
 
 /**
  * The card issuer (and its processor). `@payrail/sandbox` implements it (test BIN numbers that pass the Luhn check,
- * the reference's issuance and funding-source magic values); a real issuer plugs in here. `issue` must be safe to
+ * the reference's issuance magic values); a real issuer plugs in here. `issue` must be safe to
  * repeat for one `cardId`.
  */
 export class CardIssuer extends Context.Tag("@payrail/core/CardIssuer")<
   CardIssuer,
   {
     readonly issue: (request: IssueRequest) => Effect.Effect<Issued>
-    /** Whether the issuer accepts `accountId` as a funding source (the sandbox refuses ids ending in 002 or 003). */
-    readonly fundingSourceEligible: (accountId: string) => boolean
     /** The card's full number, CVC and expiry, for the reveal page only. */
     readonly sensitiveDetails: (stored: StoredCard) => Effect.Effect<SensitiveDetails>
   }

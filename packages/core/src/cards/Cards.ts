@@ -115,7 +115,7 @@ export const layer = Layer.effect(
     const outbox = yield* Outbox.Outbox
     const store = yield* UnitOfWork.UnitOfWork
     const ids = yield* Ids.Ids
-    const funding = yield* Effect.context<InternalAccountRepo.InternalAccountRepo | CardIssuer>()
+    const funding = yield* Effect.context<InternalAccountRepo.InternalAccountRepo>()
     // Read once, where the layer is built, as the hosted verification links read it.
     const base = (yield* KycLinks.PublicBaseUrl).replace(/\/+$/, "")
 

@@ -98,12 +98,12 @@ for (const adapter of adapters) {
           form: "VIRTUAL"
         })
       ).toMatchObject({ status: 400, body: { code: "CARDHOLDER_KYC_NOT_APPROVED", details: { kycStatus: "PENDING" } } })
-      const ineligible = await t().storeAccount(holder.id, { suffix: "003" })
+      const frozen = await t().storeAccount(holder.id, { status: "FROZEN" })
       expect(
-        await send("POST", "/cards", { customerId: holder.id, fundingSource: ineligible, form: "VIRTUAL" })
+        await send("POST", "/cards", { customerId: holder.id, fundingSource: frozen, form: "VIRTUAL" })
       ).toMatchObject({
         status: 400,
-        body: { code: "FUNDING_SOURCE_INELIGIBLE", details: { rule: "sandbox_ineligible" } }
+        body: { code: "FUNDING_SOURCE_INELIGIBLE", details: { rule: "not_active" } }
       })
       const body = { customerId: `Customer:${globalThis.crypto.randomUUID()}`, fundingSource: usd, form: "VIRTUAL" }
       expect(await send("POST", "/cards", body)).toMatchObject({ status: 404 })

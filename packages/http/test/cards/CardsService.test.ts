@@ -77,9 +77,7 @@ for (const adapter of adapters) {
           [
             await fixtures.storeAccount(holder.id, { type: "INTERNAL_CRYPTO", currency: "USDC" }),
             "currency_not_supported"
-          ],
-          [await fixtures.storeAccount(holder.id, { suffix: "002" }), "sandbox_ineligible"],
-          [await fixtures.storeAccount(holder.id, { suffix: "003" }), "sandbox_ineligible"]
+          ]
         ]
         for (const [fundingSource, rule] of cases) {
           expect(failed(await create(request(holder.id, fundingSource)))).toMatchObject({
@@ -87,9 +85,12 @@ for (const adapter of adapters) {
             details: { fundingSource, rule }
           })
         }
-        // 004 is eligible: only the two magic suffixes are refused.
-        const eligible = await fixtures.storeAccount(holder.id, { suffix: "004" })
-        expect(succeeded(await create(request(holder.id, eligible))).fundingSource).toBe(eligible)
+        // No suffix of the account id is refused: the reference's sandbox refuses ids ending in 002 or 003, but ours
+        // are generated, so such a rule would strand about one account in 2,048 (docs/cards.md).
+        for (const suffix of ["002", "003"]) {
+          const eligible = await fixtures.storeAccount(holder.id, { suffix })
+          expect(succeeded(await create(request(holder.id, eligible))).fundingSource).toBe(eligible)
+        }
       })
 
       it("accepts the reference's names, which must agree with ours when both are given", async () => {
