@@ -355,26 +355,29 @@ export const run = <R>(
         backlog = claimed.length === limit
         const deadlineMillis = DateTime.toEpochMillis(now) + handlerBudgetMillis
         // The jobs of a kind that runs in batches go in one batch per platform time; the others a fiber each.
-        const batches = new Map<string, Array<ClaimedJob>>()
+        const batches = new Map<
+          string,
+          {
+            readonly handleBatch: NonNullable<JobHandler.JobHandler<R>["handleBatch"]>
+            readonly retry: JobHandler.RetryPolicy
+            readonly jobs: Arr.NonEmptyArray<ClaimedJob>
+          }
+        >()
         for (const job of claimed) {
           inFlight++
-          if (byKind.get(job.job.kind)?.handleBatch === undefined) {
+          const handler = byKind.get(job.job.kind)
+          if (handler?.handleBatch === undefined) {
             yield* FiberSet.run(running, execute(job, deadlineMillis))
             continue
           }
           const key = `${Duration.toMillis(job.clockOffset)} ${job.job.kind}`
           const batch = batches.get(key)
-          if (batch === undefined) batches.set(key, [job])
-          else batch.push(job)
+          if (batch === undefined)
+            batches.set(key, { handleBatch: handler.handleBatch, retry: handler.retry, jobs: [job] })
+          else batch.jobs.push(job)
         }
-        for (const batch of batches.values()) {
-          const [first, ...rest] = batch
-          const handler = first === undefined ? undefined : byKind.get(first.job.kind)
-          if (first === undefined || handler?.handleBatch === undefined) continue
-          yield* FiberSet.run(
-            running,
-            executeBatch(handler.handleBatch, handler.retry, [first, ...rest], deadlineMillis)
-          )
+        for (const { handleBatch, retry, jobs: batch } of batches.values()) {
+          yield* FiberSet.run(running, executeBatch(handleBatch, retry, batch, deadlineMillis))
         }
         return { claimed: claimed.length, limit }
       })

@@ -187,7 +187,9 @@ export const layer = Layer.effect(
         return WalletStep.Challenge({ request: yield* retry.issue(platform.id, action, { type: method.type }) })
       }
       // The spec: a credential is revoked by a session of another credential on the same wallet.
-      const authorized = yield* retry.authorize(platform.id, action, headers, (session) => session.authMethodId !== id)
+      const authorized = yield* retry.authorize(platform.id, action, headers, {
+        allowSession: (session) => session.authMethodId !== id
+      })
       yield* unitOfWork.transaction(
         Effect.gen(function* () {
           yield* retry.consume(platform.id, authorized.request)

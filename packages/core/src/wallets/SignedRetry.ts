@@ -68,6 +68,20 @@ export type RetryRefused =
   | RequestIdReused
   | WalletAuthFailed
 
+/** How `SignedRetry.authorize` picks the sessions that may sign a retry. */
+export interface AuthorizeOptions {
+  /**
+   * Narrows which of the wallet's active sessions may sign (a credential's revocation needs another credential's
+   * session); not consulted when the challenge names its signer. Default: every active session.
+   */
+  readonly allowSession?: (session: AuthSession) => boolean
+  /**
+   * The wallet's active sessions when the caller has just read them (as `AuthSessionRepo.listActive` or
+   * `listActiveBeside` answers): used (those still active at this call's time) instead of reading them again.
+   */
+  readonly activeSessions?: ReadonlyArray<AuthSession>
+}
+
 /**
  * The signed-retry pattern of the spec (rules 1-6): a first leg gets a stored challenge (`Request:<uuid>`, the
  * SHA-256 of the canonical body, `payloadToSign`, 5 minutes from `Clock`); the retry must carry a stamp over the
@@ -85,19 +99,12 @@ export class SignedRetry extends Context.Tag("@payrail/core/SignedRetry")<
       action: Action,
       options?: ChallengeOptions
     ) => Effect.Effect<SignedRequest, StoreFailure.StoreFailure>
-    /**
-     * Checks a retry of `action`. `allowSession` narrows which of the wallet's active sessions may sign (a
-     * credential's revocation needs another credential's session); it is not consulted when the challenge names
-     * its signer. `activeSessions` are the wallet's active sessions when the caller has just read them (as
-     * `AuthSessionRepo.listActive` or `listActiveBeside` answers): they are used (those still active at this call's
-     * time) instead of reading them again.
-     */
+    /** Checks a retry of `action` (see `AuthorizeOptions`). */
     readonly authorize: (
       platformId: Platform.PlatformId,
       action: Action,
       headers: WalletHeaders,
-      allowSession?: (session: AuthSession) => boolean,
-      activeSessions?: ReadonlyArray<AuthSession>
+      options?: AuthorizeOptions
     ) => Effect.Effect<Authorized, RetryRefused | StoreFailure.StoreFailure>
     /**
      * The open request a `Request-Id` names for `action` (without a stamp: a passkey assertion answers its challenge
@@ -266,8 +273,7 @@ export const layer = Layer.effect(
       platformId: Platform.PlatformId,
       action: Action,
       headers: WalletHeaders,
-      allowSession: (session: AuthSession) => boolean = () => true,
-      activeSessions?: ReadonlyArray<AuthSession>
+      options: AuthorizeOptions = {}
     ) {
       if (Option.isNone(headers.requestId)) {
         return yield* Option.isSome(headers.signature) ? RequestIdMissing.of() : WalletSignatureMissing.of()
@@ -282,9 +288,9 @@ export const layer = Layer.effect(
               action.accountId,
               headers.signature.value,
               request.payloadToSign,
-              allowSession,
+              options.allowSession ?? (() => true),
               action.operation,
-              activeSessions
+              options.activeSessions
             )
           : (yield* signatures.verify({
               stamp: headers.signature.value,

@@ -75,7 +75,9 @@ export const layer = Layer.effect(
       } as const
       if (!isRetry(headers)) return WalletStep.Challenge({ request: yield* retry.issue(platform.id, action) })
       // The retry is signed with the key of the session being refreshed.
-      const authorized = yield* retry.authorize(platform.id, action, headers, (candidate) => candidate.id === id)
+      const authorized = yield* retry.authorize(platform.id, action, headers, {
+        allowSession: (candidate) => candidate.id === id
+      })
       const method = yield* methods.findById(platform.id, session.authMethodId)
       if (Option.isNone(method)) return yield* AuthSessionNotFound.of(id)
       const granted = yield* grant(method.value, { kind: "client", clientPublicKey: request.clientPublicKey })
@@ -107,7 +109,7 @@ export const layer = Layer.effect(
       if (!isRetry(headers)) {
         return WalletStep.Challenge({ request: yield* retry.issue(platform.id, action, { type: session.type }) })
       }
-      const authorized = yield* retry.authorize(platform.id, action, headers, undefined, activeSessions)
+      const authorized = yield* retry.authorize(platform.id, action, headers, { activeSessions })
       // Consuming the Request-Id and revoking the session: one atomic step, both or neither.
       const outcome = yield* sessions.revokeConsuming(platform.id, id, authorized.request.id, yield* DateTime.now)
       if (outcome === "requestUsed") return yield* RequestIdReused.of(authorized.request.id)
