@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import { Layer } from "effect"
-import type {
+import { Context, Layer } from "effect"
+import {
   BulkImports,
   AgentActions,
   AgentCustomerScope,
@@ -51,7 +51,7 @@ import type {
   BeneficiaryTrust,
   QuoteAuthorizations
 } from "@payrail/core"
-import { PayrailApi } from "@payrail/api"
+import { AgentAuthentication as AgentAuth, Authentication as Auth, PayrailApi } from "@payrail/api"
 import { ExternalAccountsHandlers, InternalAccountsHandlers } from "./accounts/index.js"
 import {
   AgentApprovalsHandlers,
@@ -60,9 +60,9 @@ import {
   AgentsHandlers
 } from "./agents/index.js"
 import { CardRevealPage, CardsHandlers, SandboxCardsHandlers } from "./cards/index.js"
-import type { IncomingApprovals, TransactionCancels } from "@payrail/core"
+import { IncomingApprovals, TransactionCancels } from "@payrail/core"
 import { IncomingApprovalsHandlers } from "./payments/index.js"
-import type { DelegatedKeys } from "@payrail/core"
+import { DelegatedKeys } from "@payrail/core"
 import { DelegatedKeysHandlers } from "./wallets/index.js"
 import { ScaHandlers, ScaPaymentsHandlers } from "./sca/index.js"
 import { CustomersHandlers } from "./customers/index.js"
@@ -71,7 +71,7 @@ import { LookupsHandlers } from "./lookups/index.js"
 import { StablecoinsHandlers } from "./stablecoins/index.js"
 import { BulkImportsHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { Deprecations, DocsPage, ErrorMapping, Idempotency, SystemHandlers } from "./kernel/index.js"
+import { Deprecations, DocsPage, ErrorMapping, Idempotency, Isolated, SystemHandlers } from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
@@ -168,6 +168,10 @@ export const routerConfig = HttpRouter.setRouterConfig({
   ignoreDuplicateSlashes: false
 })
 
+const only = Isolated.isolated
+const auth = Auth.Authentication
+const agentAuth = AgentAuth.AgentAuthentication
+
 /**
  * The Payrail API implemented: every handler, authentication, the error mapping, `/openapi.json` and a readable
  * reference page at `/docs`. Serve it with `HttpApiBuilder.serve` or turn it into a web handler (`WebHandler`).
@@ -187,42 +191,79 @@ export const layer = Layer.mergeAll(
   Layer.provideMerge(HttpApiBuilder.api(PayrailApi.PayrailApi)),
   Layer.provide(
     Layer.mergeAll(
-      CustomersHandlers.layer,
-      InternalAccountsHandlers.layer,
-      ExternalAccountsHandlers.layer,
-      WebhooksHandlers.layer,
-      ConfigHandlers.layer,
-      TokensHandlers.layer,
-      SandboxClockHandlers.layer,
-      ExchangeRatesHandlers.layer,
-      QuotesHandlers.layer,
-      TransactionsHandlers.layer,
-      SandboxPaymentsHandlers.layer,
-      TransfersHandlers.layer,
-      ReceiverHandlers.layer,
-      WalletAuthHandlers.layer,
-      ContactVerificationHandlers.layer,
-      VerificationsHandlers.layer,
-      BeneficialOwnersHandlers.layer,
-      KycLinksHandlers.layer,
-      DocumentsHandlers.layer,
-      AgentsHandlers.layer,
-      AgentsHandlers.deviceCodesLayer,
-      AgentsHandlers.meLayer,
-      AgentOperationsHandlers.layer,
-      AgentApprovalsHandlers.layer,
-      CardsHandlers.layer,
-      SandboxCardsHandlers.layer,
-      InvitationsHandlers.layer,
-      LookupsHandlers.layer,
-      StablecoinsHandlers.layer,
-      IncomingApprovalsHandlers.layer,
-      BulkImportsHandlers.layer,
-      DelegatedKeysHandlers.layer,
-      ScaHandlers.layer,
-      ScaPaymentsHandlers.trustLayer,
-      ScaPaymentsHandlers.quoteLayer,
-      SystemHandlers.layer
+      only(CustomersHandlers.layer, Context.pick(Customers.Customers, CustomerEmailSync.CustomerEmailSync, auth)),
+      only(
+        InternalAccountsHandlers.layer,
+        Context.pick(InternalAccounts.InternalAccounts, SandboxFunding.SandboxFunding, auth)
+      ),
+      only(
+        ExternalAccountsHandlers.layer,
+        Context.pick(ExternalAccounts.ExternalAccounts, BeneficiaryTrust.BeneficiaryTrust, auth)
+      ),
+      only(
+        WebhooksHandlers.layer,
+        Context.pick(
+          WebhookSecrets.WebhookSecrets,
+          WebhookDeliveries.WebhookDeliveries,
+          WebhookDispatch.WebhookDispatch,
+          EventFeed.EventFeed,
+          auth
+        )
+      ),
+      only(ConfigHandlers.layer, Context.pick(PlatformSettings.PlatformSettings, auth)),
+      only(TokensHandlers.layer, Context.pick(ApiTokens.ApiTokens, auth)),
+      only(SandboxClockHandlers.layer, Context.pick(SandboxClocks.SandboxClocks, auth)),
+      only(ExchangeRatesHandlers.layer, Context.pick(ExchangeRates.ExchangeRates, auth)),
+      only(QuotesHandlers.layer, Context.pick(Quotes.Quotes, WalletExecutions.WalletExecutions, auth)),
+      only(TransactionsHandlers.layer, Context.pick(Transactions.Transactions, TransactionFeed.TransactionFeed, auth)),
+      only(SandboxPaymentsHandlers.layer, Context.pick(SandboxPayments.SandboxPayments, auth)),
+      only(TransfersHandlers.layer, Context.pick(Transfers.Transfers, auth)),
+      only(ReceiverHandlers.layer, Context.pick(UmaLookups.UmaLookups, auth)),
+      only(
+        WalletAuthHandlers.layer,
+        Context.pick(
+          Credentials.Credentials,
+          Logins.Logins,
+          WalletSessions.WalletSessions,
+          WalletExports.WalletExports,
+          WalletPrivacy.WalletPrivacy,
+          auth
+        )
+      ),
+      only(ContactVerificationHandlers.layer, Context.pick(ContactVerifications.ContactVerifications, auth)),
+      only(VerificationsHandlers.layer, Context.pick(Verifications.Verifications, auth)),
+      only(BeneficialOwnersHandlers.layer, Context.pick(BeneficialOwners.BeneficialOwners, auth)),
+      only(KycLinksHandlers.layer, Context.pick(KycLinks.KycLinks, auth)),
+      only(DocumentsHandlers.layer, Context.pick(Documents.Documents, auth)),
+      only(AgentsHandlers.layer, Context.pick(Agents.Agents, auth)),
+      only(AgentsHandlers.deviceCodesLayer, Context.pick(Agents.Agents)),
+      only(AgentsHandlers.meLayer, Context.pick(Agents.Agents, agentAuth)),
+      only(
+        AgentOperationsHandlers.layer,
+        Context.pick(AgentCustomerScope.AgentCustomerScope, AgentActions.AgentActions, agentAuth)
+      ),
+      only(
+        AgentApprovalsHandlers.layer,
+        Context.pick(AgentActions.AgentActions, IncomingApprovals.IncomingApprovals, auth)
+      ),
+      only(CardsHandlers.layer, Context.pick(Cards.Cards, auth)),
+      only(SandboxCardsHandlers.layer, Context.pick(CardTransactions.CardTransactions, auth)),
+      only(InvitationsHandlers.layer, Context.pick(Invitations.Invitations, auth)),
+      only(LookupsHandlers.layer, Context.pick(Lookups.Lookups, WithdrawalFees.WithdrawalFees, auth)),
+      only(StablecoinsHandlers.layer, Context.pick(Stablecoins.Stablecoins, auth)),
+      only(
+        IncomingApprovalsHandlers.layer,
+        Context.pick(IncomingApprovals.IncomingApprovals, TransactionCancels.TransactionCancels, auth)
+      ),
+      only(BulkImportsHandlers.layer, Context.pick(BulkImports.BulkImports, auth)),
+      only(DelegatedKeysHandlers.layer, Context.pick(DelegatedKeys.DelegatedKeys, auth)),
+      only(
+        ScaHandlers.layer,
+        Context.pick(ScaFactors.ScaFactors, ScaLogins.ScaLogins, FactorResets.FactorResets, auth)
+      ),
+      only(ScaPaymentsHandlers.trustLayer, Context.pick(BeneficiaryTrust.BeneficiaryTrust, auth)),
+      only(ScaPaymentsHandlers.quoteLayer, Context.pick(QuoteAuthorizations.QuoteAuthorizations, auth)),
+      only(SystemHandlers.layer, Context.pick(UnitOfWork.UnitOfWork))
     )
   ),
   Layer.provide(Idempotency.afterAgentAuthentication(AgentAuthenticationLive.layer)),

@@ -39,8 +39,8 @@ const carrySettings = Context.pick(...settings)
  * This is for the request path: every request runs in a copy of the context the server was built in, copied again
  * by each service provided on its way (the request, the route, the caller); with a hundred or more services in it,
  * the copies were a good part of a request's cost. The reference server builds its served app with this
- * (`packages/server/src/Serve.ts`). The handler groups are not isolated: built so, the event feed on PostgreSQL
- * answered stale positions (`test/events/EventFeed.test.ts`), for a reason not found yet.
+ * (`packages/server/src/Serve.ts`), and `PayrailHttp.layer` builds each handler group with it, so that a handler
+ * runs in a context of only the services its group uses.
  *
  * `pick` is `Context.pick(...tags)` with every service `layer` requires: the compiler refuses a list that misses
  * one (`Context.pick` answers a context of the services picked, which must cover `R`). What `layer` reads from its
