@@ -90,4 +90,34 @@ describe("rate limits of the running server (embedded PostgreSQL, default settin
       server.kill()
     }
   }, 240_000)
+
+  it("limits the API's and the console's sign-ins by the address a trusted proxy forwarded for", async () => {
+    const server = await start({
+      PAYRAIL_TRUSTED_PROXIES: "loopback",
+      PAYRAIL_AUTH_FAILURES_PER_CLIENT_ID: "0",
+      PAYRAIL_AUTH_FAILURES_PER_ADDRESS: "5"
+    })
+    try {
+      const statusOf = async (path: string, client: string, attempt: number) => {
+        const guess = `Basic ${Buffer.from(`pk_guess_${attempt}:sk_sandbox_wrong`).toString("base64")}`
+        const response = await fetch(`${server.baseUrl}${path}`, {
+          headers: { authorization: guess, "x-forwarded-for": client }
+        })
+        await response.arrayBuffer()
+        return response.status
+      }
+      for (const path of [customers, "/console"]) {
+        // One client behind the proxy spends its failures; the next one, through the same proxy, has its own.
+        const first = `203.0.113.${path === customers ? 1 : 3}`
+        const second = `203.0.113.${path === customers ? 2 : 4}`
+        const statuses: Array<number> = []
+        for (let attempt = 0; attempt < 7; attempt++) statuses.push(await statusOf(path, first, attempt))
+        expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+        expect(statuses.slice(5)).toEqual([429, 429])
+        expect(await statusOf(path, second, 0)).toBe(401)
+      }
+    } finally {
+      server.kill()
+    }
+  }, 240_000)
 })

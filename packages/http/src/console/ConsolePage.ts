@@ -76,32 +76,34 @@ const credentialsOf = (authorization: string | undefined) => {
  * The caller of a console request, by the same Basic credentials, limits and source address as the API; refused
  * unless its token may VIEW and its platform is a sandbox one.
  */
-const signIn: Effect.Effect<
+const signIn = (
+  sourceOf: ReturnType<typeof SourceAddress.make>
+): Effect.Effect<
   Either.Either<Caller.Caller, Refusal>,
   never,
   Authentication.Authentication | HttpServerRequest.HttpServerRequest
-> = Effect.gen(function* () {
-  const authentication = yield* Authentication.Authentication
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const sourceOf = SourceAddress.make(yield* SourceAddress.TrustedProxies)
-  const credentials = credentialsOf(request.headers["authorization"])
-  if (Option.isNone(credentials)) return Either.left(unauthorized)
-  const outcome = yield* authentication
-    .authenticate(credentials.value.clientId, credentials.value.secret, sourceOf(request))
-    .pipe(Effect.either)
-  if (Either.isLeft(outcome)) {
-    const error = outcome.left
-    if (error._tag === "Unauthenticated") return Either.left(unauthorized)
-    if (error._tag === "RateLimited") {
-      return Either.left({ status: 429, title: "Too many attempts", message: error.reason } as const)
+> =>
+  Effect.gen(function* () {
+    const authentication = yield* Authentication.Authentication
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const credentials = credentialsOf(request.headers["authorization"])
+    if (Option.isNone(credentials)) return Either.left(unauthorized)
+    const outcome = yield* authentication
+      .authenticate(credentials.value.clientId, credentials.value.secret, sourceOf(request))
+      .pipe(Effect.either)
+    if (Either.isLeft(outcome)) {
+      const error = outcome.left
+      if (error._tag === "Unauthenticated") return Either.left(unauthorized)
+      if (error._tag === "RateLimited") {
+        return Either.left({ status: 429, title: "Too many attempts", message: error.reason } as const)
+      }
+      return yield* Effect.die(error)
     }
-    return yield* Effect.die(error)
-  }
-  const caller: Caller.Caller = outcome.right
-  if (!caller.token.permissions.includes("VIEW")) return Either.left(viewRequired)
-  if (caller.platform.environment !== "SANDBOX") return Either.left(productionRefused)
-  return Either.right(caller)
-})
+    const caller: Caller.Caller = outcome.right
+    if (!caller.token.permissions.includes("VIEW")) return Either.left(viewRequired)
+    if (caller.platform.environment !== "SANDBOX") return Either.left(productionRefused)
+    return Either.right(caller)
+  })
 
 const withHeaders = (response: HttpServerResponse.HttpServerResponse, status: number) =>
   response.pipe(
@@ -151,10 +153,13 @@ export const layer: Layer.Layer<never, never, Authentication.Authentication | We
     Effect.gen(function* () {
       const authentication = yield* Authentication.Authentication
       const deliveries = yield* WebhookDeliveries.WebhookDeliveries
+      // Read where the layer is built, which is where an application provides it (a request's context need not
+      // carry it), as the API's authentication reads it.
+      const sourceOf = SourceAddress.make(yield* SourceAddress.TrustedProxies)
       const provided = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.provideService(effect, Authentication.Authentication, authentication)
 
-      const page = signIn.pipe(
+      const page = signIn(sourceOf).pipe(
         Effect.map(
           Either.match({
             onLeft: refusedPage,
@@ -172,7 +177,7 @@ export const layer: Layer.Layer<never, never, Authentication.Authentication | We
       )
 
       const events = Effect.gen(function* () {
-        const signedIn = yield* signIn
+        const signedIn = yield* signIn(sourceOf)
         if (Either.isLeft(signedIn)) return refusedJson(signedIn.left)
         const platformId = signedIn.right.platform.id
         const newest = yield* deliveries.list(platformId, {}, { limit: eventsLimit, after: Option.none<Page.Cursor>() })
