@@ -360,6 +360,12 @@ export const script = String.raw`"use strict";
   }
 
   window.addEventListener("hashchange", function () { render().then(function () { main.focus(); }); });
+  // The skip link moves focus to the view it skips to: followed as a link, it would change the hash to "#view",
+  // which names no view, and replace the one shown with the customers.
+  document.querySelector("a.skip").addEventListener("click", function (event) {
+    event.preventDefault();
+    main.focus();
+  });
   render();
 })();
 `

@@ -75,8 +75,11 @@ describe.skipIf(skip)(title, () => {
         .waitFor()
       await page.keyboard.press("Tab")
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
+      const hash = await page.evaluate(() => location.hash)
       await page.keyboard.press("Enter")
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("view")
+      // Without navigating: the view shown stays (a later render would take the focus back).
+      expect(await page.evaluate(() => location.hash)).toBe(hash)
 
       // Tabbing through the navigation to "Sandbox clock" and pressing Enter opens it and focuses the view.
       await page.getByRole("link", { name: "Simulators" }).focus()

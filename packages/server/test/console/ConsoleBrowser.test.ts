@@ -101,6 +101,9 @@ describe.skipIf(skip)(title, () => {
   const shot = (name: string) => page.screenshot({ path: `${artifacts}console-${name}.png`, fullPage: true })
   const open = async (view: string) => {
     await page.getByRole("navigation", { name: "Console views" }).getByRole("link", { name: view }).click()
+    // The busy flag alone can be read before the navigation has set it, with the previous view still shown: the new
+    // view is in once its heading is (a view is put in whole).
+    await page.getByRole("main").getByRole("heading", { name: view, exact: true }).waitFor()
     await page.locator("main[aria-busy]").waitFor({ state: "detached" })
   }
 
