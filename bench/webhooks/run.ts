@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
@@ -28,7 +28,8 @@ import { readStatements, resetStatements, type StatementStat } from "../http/sta
 // Environment: BENCH_DATABASE_URL (else a cluster of its own), BENCH_JOB_CONCURRENCY (the server's
 // PAYRAIL_JOB_CONCURRENCY, default 64), BENCH_PG_BIN, BENCH_NODE_FLAGS (more Node options for the server),
 // BENCH_WEBHOOK_PROFILE=1 (the server runs under
-// `node --cpu-prof`; where the drain's main-thread time went is printed by category, module and function).
+// `node --cpu-prof`; where the drain's main-thread time went is printed by category, module and function;
+// BENCH_WEBHOOK_PROFILE_OUT=<file> keeps the whole .cpuprofile there, for Chrome DevTools).
 
 const backlog = Math.round(envNumber("BENCH_WEBHOOK_EVENTS", 10_000))
 const rate = envNumber("BENCH_WEBHOOK_RATE", 200)
@@ -276,6 +277,8 @@ runMain(async () => {
     // The profile is written when the profiled server exits (it served the drain and the latency run).
     const file = (await readdir(profileDir)).find((name) => name.endsWith(".cpuprofile"))
     if (file === undefined) throw new Error("the server wrote no .cpuprofile")
+    const kept = process.env["BENCH_WEBHOOK_PROFILE_OUT"]
+    if (kept !== undefined && kept !== "") await copyFile(path.join(profileDir, file), kept)
     const profile = JSON.parse(await readFile(path.join(profileDir, file), "utf8")) as CpuProfile
     const whole = span(profile)
     const window = { fromMicros: Math.max(drainFrom, whole.fromMicros), toMicros: Math.min(drainTo, whole.toMicros) }

@@ -21,7 +21,14 @@ import * as WebhookRetrySchedule from "./WebhookRetrySchedule.js"
 import { WebhookSecretRepo } from "./WebhookSecretRepo.js"
 import * as WebhookSignature from "./WebhookSignature.js"
 import { WebhookSigner } from "./WebhookSigner.js"
-import { notConfigured, type WebhookResponse, type WebhookSendFailed, WebhookTransport } from "./WebhookTransport.js"
+import {
+  type Answer,
+  notConfigured,
+  type WebhookRequest,
+  type WebhookResponse,
+  type WebhookSendFailed,
+  WebhookTransport
+} from "./WebhookTransport.js"
 
 /** What one delivery attempt came to; the delivery job settles itself from it. */
 export type AttemptOutcome =
@@ -189,34 +196,44 @@ export const layer = Layer.scoped(
     // A runtime's own signer if it brings one (Node's synchronous HMAC in the reference server), else WebCrypto.
     const signer = Option.getOrElse(yield* Effect.serviceOption(WebhookSigner), () => WebhookSignature.makeSigner())
 
-    // Signs `body` with `active` (newest first) at the real time now and sends it; `Left` when there is no secret or
-    // no answer.
+    // The request of `body` to `endpoint`, signed with `active` (newest first, not empty) at `timestampSeconds`.
+    const signed = (
+      active: ReadonlyArray<Redacted.Redacted<string>>,
+      endpoint: Endpoint,
+      id: string,
+      body: string,
+      timestampSeconds: number
+    ): Effect.Effect<WebhookRequest> =>
+      Effect.map(signer.headers(active, { id, timestampSeconds, body }), (headers) => ({
+        url: endpoint.url,
+        headers: { ...headers, "content-type": "application/json", "user-agent": "Payrail-Webhooks/1" },
+        body,
+        environment: endpoint.environment
+      }))
+
+    // Receivers compare the signed timestamp with their own clocks: it is real time even when the platform's sandbox
+    // clock runs ahead (the envelope's `timestamp` is the platform's time).
+    const realSeconds = Effect.map(PlatformTime.realNow, (now) => Math.floor(DateTime.toEpochMillis(now) / 1000))
+
+    // Signs `body` with `active` at the real time now and sends it; `Left` when there is no secret or no answer.
     const signAndSend = (
       active: ReadonlyArray<Redacted.Redacted<string>>,
       endpoint: Endpoint,
       id: string,
       body: string
     ): Effect.Effect<Either.Either<WebhookResponse, Problem>> =>
-      Effect.gen(function* () {
-        if (active.length === 0) return Either.left(noSecret)
-        // Receivers compare the signed timestamp with their own clocks: it is real time even when the platform's
-        // sandbox clock runs ahead (the envelope's `timestamp` is the platform's time).
-        const timestampSeconds = Math.floor(DateTime.toEpochMillis(yield* PlatformTime.realNow) / 1000)
-        const headers = yield* signer.headers(active, { id, timestampSeconds, body })
-        const sent = yield* Effect.either(
-          transport.send({
-            url: endpoint.url,
-            headers: { ...headers, "content-type": "application/json", "user-agent": "Payrail-Webhooks/1" },
-            body,
-            environment: endpoint.environment
-          })
-        )
-        return Either.mapLeft(sent, problemOf)
-      })
+      active.length === 0
+        ? Effect.succeed(Either.left(noSecret))
+        : realSeconds.pipe(
+            Effect.flatMap((timestampSeconds) => signed(active, endpoint, id, body, timestampSeconds)),
+            Effect.flatMap((request) => Effect.either(transport.send(request))),
+            Effect.map(Either.mapLeft(problemOf))
+          )
 
-    type Sent = {
+    /** A delivery of an `attemptAll` batch that is sent: its event's index in the batch, as read. */
+    type Slot = {
       readonly index: number
-      readonly outcome: Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>
+      readonly delivery: WebhookDelivery
       readonly expected: Option.Option<Expected>
     }
 
@@ -232,7 +249,11 @@ export const layer = Layer.scoped(
           return yield* onOutcomes(eventIds.map((_, index) => ({ index, outcome })))
         }
         const early: Array<IndexedOutcome> = []
-        const sends: Array<Effect.Effect<Sent>> = []
+        // The deliveries sent, by their request's position in `requests`; those of a platform with no secret.
+        const sent: Array<Slot> = []
+        const requests: Array<WebhookRequest> = []
+        const unsigned: Array<Slot> = []
+        const timestampSeconds = yield* realSeconds
         for (const [index, found] of read.right.entries()) {
           const nothing = (reason: Extract<AttemptOutcome, { readonly _tag: "NothingToDo" }>["reason"]) =>
             early.push({ index, outcome: Either.right({ _tag: "NothingToDo", reason }) })
@@ -257,48 +278,63 @@ export const layer = Layer.scoped(
             nothing("settled")
             continue
           }
-          const expected = Option.map(found.value.delivery, expectedOf)
-          sends.push(
-            signAndSend(active, endpoint.value, event.id, WebhookEnvelope.ofEvent(event)).pipe(
-              Effect.flatMap((result) => settle(delivery, result, now)),
-              Effect.map((outcome) => ({ index, outcome, expected }))
-            )
+          const slot = { index, delivery, expected: Option.map(found.value.delivery, expectedOf) }
+          if (active.length === 0) {
+            unsigned.push(slot)
+            continue
+          }
+          sent.push(slot)
+          requests.push(
+            yield* signed(active, endpoint.value, event.id, WebhookEnvelope.ofEvent(event), timestampSeconds)
           )
         }
         if (early.length > 0) yield* onOutcomes(early)
-        if (sends.length === 0) return
-        // Every send runs at once; their outcomes are recorded in groups, each group being the answers that came
-        // while the previous one was recorded.
-        const answered = yield* Queue.unbounded<Sent>()
-        yield* Effect.forkScoped(
-          Effect.forEach(sends, (send) => Effect.flatMap(send, (sent) => answered.offer(sent)), {
-            concurrency: "unbounded",
-            discard: true
-          })
-        )
+
         // A group's report (its jobs' completion) runs while the next group is recorded; all end with the batch.
         const reporting: Array<Fiber.RuntimeFiber<void>> = []
-        let remaining = sends.length
-        while (remaining > 0) {
-          const first = yield* Queue.take(answered)
-          yield* Effect.yieldNow()
-          const group = [first, ...Chunk.toReadonlyArray(yield* Queue.takeAll(answered))]
-          remaining -= group.length
-          const applied = yield* Effect.either(
-            deliveries.recordAll(group.map(({ expected, outcome }) => ({ next: outcome.delivery, expected })))
-          )
-          reporting.push(
-            yield* Effect.fork(
-              onOutcomes(
-                group.map(({ index, outcome }, position) => ({
-                  index,
-                  outcome: Either.map(applied, (written) =>
-                    written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
-                  )
+        const record = (group: ReadonlyArray<readonly [Slot, Either.Either<WebhookResponse, Problem>]>) =>
+          Effect.gen(function* () {
+            const outcomes = yield* Effect.forEach(group, ([slot, result]) => settle(slot.delivery, result, now))
+            const applied = yield* Effect.either(
+              deliveries.recordAll(
+                outcomes.map((outcome, position) => ({
+                  next: outcome.delivery,
+                  expected: group[position]?.[0].expected ?? Option.none()
                 }))
               )
             )
-          )
+            reporting.push(
+              yield* Effect.fork(
+                onOutcomes(
+                  outcomes.map((outcome, position) => ({
+                    index: group[position]?.[0].index ?? -1,
+                    outcome: Either.map(applied, (written) =>
+                      written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
+                    )
+                  }))
+                )
+              )
+            )
+          })
+        if (unsigned.length > 0) yield* record(unsigned.map((slot) => [slot, Either.left(noSecret)] as const))
+        if (requests.length > 0) {
+          // Every request is sent at once; the answers are recorded in groups, each group being the answers that
+          // came while the previous one was recorded.
+          const answered = yield* Queue.unbounded<Answer>()
+          yield* transport.sendAll(requests, answered)
+          let remaining = requests.length
+          while (remaining > 0) {
+            const first = yield* Queue.take(answered)
+            yield* Effect.yieldNow()
+            const group = [first, ...Chunk.toReadonlyArray(yield* Queue.takeAll(answered))]
+            remaining -= group.length
+            yield* record(
+              group.flatMap(({ index, result }) => {
+                const slot = sent[index]
+                return slot === undefined ? [] : [[slot, Either.mapLeft(result, problemOf)] as const]
+              })
+            )
+          }
         }
         yield* Fiber.joinAll(reporting)
       }).pipe(Effect.scoped)

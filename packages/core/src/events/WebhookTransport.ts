@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Context, Duration, Effect, type Either, Layer, type Queue, Schema, type Scope } from "effect"
 import type { Platform } from "../platforms/index.js"
 
 /** One webhook request: the exact body bytes (as text) and headers to POST to `url`. */
@@ -47,22 +47,61 @@ export class WebhookSendFailed extends Schema.TaggedError<WebhookSendFailed>()("
   message: Schema.String
 }) {}
 
+/** The answer to the request at `index` of a `sendAll`: the receiver's reply, or why none came. */
+export interface Answer {
+  readonly index: number
+  readonly result: Either.Either<WebhookResponse, WebhookSendFailed>
+}
+
 /**
  * Sends webhook requests. `send` POSTs once: it never follows a redirect (a 3xx is an answer like any other),
  * reads at most `maxResponseBytes` of the body and gives up after `timeout`. Safe to call concurrently.
+ *
+ * `sendAll` sends every request of a batch at once, each as `send` would, and offers each answer to `answers` with
+ * the request's index as it comes (every request gets exactly one); it returns once all have started. Closing the
+ * scope abandons the requests not yet answered (their answers never come).
  */
 export class WebhookTransport extends Context.Tag("@payrail/core/WebhookTransport")<
   WebhookTransport,
-  { readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse, WebhookSendFailed> }
+  {
+    readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse, WebhookSendFailed>
+    readonly sendAll: (
+      requests: ReadonlyArray<WebhookRequest>,
+      answers: Queue.Enqueue<Answer>
+    ) => Effect.Effect<void, never, Scope.Scope>
+  }
 >() {}
+
+/**
+ * A transport from its `send` alone: its `sendAll` runs each request in a fiber of its own (in the scope). A
+ * transport that can start requests without a fiber each (the reference server's) implements `sendAll` itself.
+ */
+export const fromSend = (
+  send: (request: WebhookRequest) => Effect.Effect<WebhookResponse, WebhookSendFailed>
+): WebhookTransport["Type"] => ({
+  send,
+  sendAll: (requests, answers) =>
+    Effect.asVoid(
+      Effect.forkScoped(
+        Effect.forEach(
+          requests,
+          (request, index) =>
+            Effect.flatMap(Effect.either(send(request)), (result) => answers.offer({ index, result })),
+          { concurrency: "unbounded", discard: true }
+        )
+      )
+    )
+})
 
 /**
  * A transport for a process that sends no webhooks (an embedder that delivers elsewhere, a test of something
  * else): every send fails with `not_configured`, so deliveries are logged as failed and retried, never lost.
  */
-export const notConfigured: Layer.Layer<WebhookTransport> = Layer.succeed(WebhookTransport, {
-  send: () =>
+export const notConfigured: Layer.Layer<WebhookTransport> = Layer.succeed(
+  WebhookTransport,
+  fromSend(() =>
     Effect.fail(
       new WebhookSendFailed({ kind: "not_configured", message: "No webhook transport is configured in this process" })
     )
-})
+  )
+)

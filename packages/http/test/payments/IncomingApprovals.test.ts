@@ -23,13 +23,15 @@ const receiver = {
   received: [] as Array<WebhookTransport.WebhookRequest>
 }
 
-const transport = Layer.succeed(WebhookTransport.WebhookTransport, {
-  send: (request) =>
+const transport = Layer.succeed(
+  WebhookTransport.WebhookTransport,
+  WebhookTransport.fromSend((request) =>
     Effect.sync(() => {
       receiver.received.push(request)
       return receiver.reply
     })
-})
+  )
+)
 
 const config = new Platform.PlatformConfig({
   ...Platforms.defaultConfig,

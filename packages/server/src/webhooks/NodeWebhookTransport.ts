@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Either, Layer, type Queue, type Scope } from "effect"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
@@ -66,7 +66,19 @@ export const makeClosable = (
   const timeoutMillis = Duration.toMillis(options.timeout ?? WebhookTransport.timeout)
   const maxBytes = options.maxResponseBytes ?? WebhookTransport.maxResponseBytes
 
-  const target = (request: WebhookTransport.WebhookRequest) =>
+  // Where a URL's requests go, checked once: the address it resolved to and what each request to it repeats.
+  interface Target {
+    readonly secure: boolean
+    readonly address: LookupAddress
+    readonly port: number
+    readonly path: string
+    /** The URL's host (and port) for the `Host` header. */
+    readonly host: string
+    /** The name TLS sends (SNI) and checks the certificate against; none for an IP literal. */
+    readonly servername: string | undefined
+  }
+
+  const target = (request: WebhookTransport.WebhookRequest): Effect.Effect<Target, Failure> =>
     Effect.gen(function* () {
       const url = URL.canParse(request.url) ? new URL(request.url) : undefined
       if (url === undefined || (url.protocol !== "https:" && url.protocol !== "http:")) {
@@ -99,7 +111,15 @@ export const makeClosable = (
           if (refused !== undefined) return yield* fail("address_refused", refused)
         }
       }
-      return { url, address: first }
+      const secure = url.protocol === "https:"
+      return {
+        secure,
+        address: first,
+        port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        host: url.host,
+        servername: secure && literal === undefined ? url.hostname : undefined
+      }
     })
 
   const agents = {
@@ -107,89 +127,127 @@ export const makeClosable = (
     "https:": new https.Agent({ keepAlive: true, timeout: idleConnectionMillis })
   }
 
-  const exchange = (
+  type Result = Either.Either<WebhookTransport.WebhookResponse, Failure>
+  const failure = (kind: FailureKind, message: string): Result =>
+    Either.left(new WebhookTransport.WebhookSendFailed({ kind, message }))
+
+  // Starts the exchange of `request` with `to` and calls `done` once with its result; answers a function that
+  // abandons it (ending its connection) unless it is done.
+  const start = (
     request: WebhookTransport.WebhookRequest,
-    url: URL,
-    address: LookupAddress
-  ): Effect.Effect<WebhookTransport.WebhookResponse, Failure> =>
-    Effect.async<WebhookTransport.WebhookResponse, Failure>((resume) => {
-      const started = performance.now()
-      const body = Buffer.from(request.body, "utf8")
-      const secure = url.protocol === "https:"
-      let settled = false
-      let answered = false
-      let outgoing: http.ClientRequest | undefined
-      const settle = (outcome: Effect.Effect<WebhookTransport.WebhookResponse, Failure>) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        resume(outcome)
-      }
-      const timer = setTimeout(() => {
-        settle(fail("timeout", `No complete answer within ${timeoutMillis} ms`))
-        outgoing?.destroy()
-      }, timeoutMillis)
-      // Connects to the checked address itself (no lookup at all); the name goes in `Host` and, over TLS, in SNI
-      // and the certificate check (`servername`; none for an IP literal, which SNI does not carry).
-      const send = (pooled: boolean) => {
-        const current = (secure ? https : http).request({
-          protocol: url.protocol,
-          host: address.address,
-          family: address.family,
-          port: url.port === "" ? (secure ? 443 : 80) : Number(url.port),
-          path: `${url.pathname}${url.search}`,
-          method: "POST",
-          headers: { ...request.headers, host: url.host, "content-length": String(body.length) },
-          ...(secure && literalAddress(url.hostname) === undefined ? { servername: url.hostname } : {}),
-          agent: pooled ? agents[secure ? "https:" : "http:"] : false
-        })
-        outgoing = current
-        current.on("error", (error) => {
-          if (pooled && current.reusedSocket && !answered && !settled && isStale(error)) send(false)
-          else settle(fail("connection_failed", error.message))
-        })
-        current.on("response", (response) => respond(response))
-        current.end(body)
-      }
-      const respond = (response: http.IncomingMessage) => {
-        answered = true
-        const chunks: Array<Buffer> = []
-        let length = 0
-        const finish = () =>
-          settle(
-            Effect.succeed({
-              status: response.statusCode ?? 0,
-              latencyMillis: Math.round(performance.now() - started),
-              body: Buffer.concat(chunks).toString("utf8")
-            })
-          )
-        response.on("data", (chunk: Buffer) => {
-          if (length >= maxBytes) return
-          const kept = chunk.subarray(0, maxBytes - length)
-          chunks.push(kept)
-          length += kept.length
-          if (length >= maxBytes) {
-            // Enough: answer with what was read and drop the rest of the body with the connection.
-            finish()
-            response.destroy()
-          }
-        })
-        response.on("end", finish)
-        response.on("error", (error) => settle(fail("connection_failed", error.message)))
-      }
-      send(true)
-      return Effect.sync(() => {
-        settled = true
-        clearTimeout(timer)
-        outgoing?.destroy()
+    to: Target,
+    done: (result: Result) => void
+  ): (() => void) => {
+    const started = performance.now()
+    const body = Buffer.from(request.body, "utf8")
+    let settled = false
+    let answered = false
+    let outgoing: http.ClientRequest | undefined
+    const settle = (result: Result) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      done(result)
+    }
+    const timer = setTimeout(() => {
+      settle(failure("timeout", `No complete answer within ${timeoutMillis} ms`))
+      outgoing?.destroy()
+    }, timeoutMillis)
+    const headers = { ...request.headers, host: to.host, "content-length": String(body.length) }
+    // Connects to the checked address itself (no lookup at all); the name goes in `Host` and, over TLS, in SNI
+    // and the certificate check (`servername`; none for an IP literal, which SNI does not carry).
+    const send = (pooled: boolean) => {
+      const current = (to.secure ? https : http).request({
+        protocol: to.secure ? "https:" : "http:",
+        host: to.address.address,
+        family: to.address.family,
+        port: to.port,
+        path: to.path,
+        method: "POST",
+        headers,
+        ...(to.servername === undefined ? {} : { servername: to.servername }),
+        agent: pooled ? agents[to.secure ? "https:" : "http:"] : false
       })
+      outgoing = current
+      current.on("error", (error) => {
+        if (pooled && current.reusedSocket && !answered && !settled && isStale(error)) send(false)
+        else settle(failure("connection_failed", error.message))
+      })
+      current.on("response", (response) => respond(response))
+      current.end(body)
+    }
+    const respond = (response: http.IncomingMessage) => {
+      answered = true
+      const chunks: Array<Buffer> = []
+      let length = 0
+      const finish = () =>
+        settle(
+          Either.right({
+            status: response.statusCode ?? 0,
+            latencyMillis: Math.round(performance.now() - started),
+            body: chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8")
+          })
+        )
+      response.on("data", (chunk: Buffer) => {
+        if (length >= maxBytes) return
+        const kept = chunk.subarray(0, maxBytes - length)
+        chunks.push(kept)
+        length += kept.length
+        if (length >= maxBytes) {
+          // Enough: answer with what was read and drop the rest of the body with the connection.
+          finish()
+          response.destroy()
+        }
+      })
+      response.on("end", finish)
+      response.on("error", (error) => settle(failure("connection_failed", error.message)))
+    }
+    send(true)
+    return () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      outgoing?.destroy()
+    }
+  }
+
+  const send = (request: WebhookTransport.WebhookRequest): Effect.Effect<WebhookTransport.WebhookResponse, Failure> =>
+    Effect.flatMap(target(request), (to) =>
+      Effect.async<WebhookTransport.WebhookResponse, Failure>((resume) => {
+        const abandon = start(request, to, (result) => resume(result))
+        return Effect.sync(abandon)
+      })
+    )
+
+  // Each URL of a batch is checked (and its name resolved) once; every request starts at once, in this fiber, and
+  // each answer is offered from the socket's callback: no fiber per request.
+  const sendAll = (
+    requests: ReadonlyArray<WebhookTransport.WebhookRequest>,
+    answers: Queue.Enqueue<WebhookTransport.Answer>
+  ): Effect.Effect<void, never, Scope.Scope> =>
+    Effect.gen(function* () {
+      const abandons: Array<() => void> = []
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          for (const abandon of abandons) abandon()
+        })
+      )
+      const targets = new Map<string, Either.Either<Target, Failure>>()
+      for (const [index, request] of requests.entries()) {
+        const key = `${request.environment} ${request.url}`
+        let to = targets.get(key)
+        if (to === undefined) {
+          to = yield* Effect.either(target(request))
+          targets.set(key, to)
+        }
+        if (Either.isLeft(to)) answers.unsafeOffer({ index, result: Either.left(to.left) })
+        else abandons.push(start(request, to.right, (result) => answers.unsafeOffer({ index, result })))
+      }
     })
 
   return {
-    transport: {
-      // No span of its own: it runs inside the attempt's (`WebhookDispatch.attempt`), thousands of times a second.
-      send: (request) => Effect.flatMap(target(request), ({ address, url }) => exchange(request, url, address))
-    },
+    // No span of its own: it runs inside the attempt's (`WebhookDispatch.attempt`), thousands of times a second.
+    transport: { send, sendAll },
     close: () => {
       agents["http:"].destroy()
       agents["https:"].destroy()

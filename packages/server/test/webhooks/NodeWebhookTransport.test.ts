@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either } from "effect"
+import { Duration, Effect, Either, Queue } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { WebhookTransport } from "@payrail/core"
@@ -228,5 +228,71 @@ describe("NodeWebhookTransport", () => {
       // The first webhook, the second on the kept connection (dropped), and the second again on a new one.
       expect(received).toBe(3)
     }).pipe(Effect.scoped)
+  )
+
+  it.effect("sendAll answers every request of a batch once, by its index, checking each URL once", () =>
+    Effect.gen(function* () {
+      let lookups = 0
+      const resolving = NodeWebhookTransport.make({
+        timeout: Duration.millis(500),
+        resolve: () => {
+          lookups++
+          return Promise.resolve([{ address: "127.0.0.1", family: 4 }])
+        }
+      })
+      const urls = [
+        `http://batch.test:${port}/ok`,
+        `http://batch.test:${port}/redirect`,
+        "ftp://batch.test/ok",
+        `http://batch.test:${port}/ok`,
+        `http://batch.test:${port}/missing`
+      ]
+      const answers = yield* Queue.unbounded<WebhookTransport.Answer>()
+      yield* resolving.sendAll(
+        urls.map((url, index) => ({
+          url,
+          environment: "SANDBOX" as const,
+          body: `{"id":"Webhook:${index}"}`,
+          headers: { "webhook-signature": "v1,abc" }
+        })),
+        answers
+      )
+      const byIndex = new Map<number, WebhookTransport.Answer["result"]>()
+      for (let count = 0; count < urls.length; count++) {
+        const { index, result } = yield* Queue.take(answers)
+        expect(byIndex.has(index)).toBe(false)
+        byIndex.set(index, result)
+      }
+      const statusOf = (index: number) => Either.getOrThrow(byIndex.get(index) ?? Either.left("missing")).status
+      expect([statusOf(0), statusOf(1), statusOf(3), statusOf(4)]).toEqual([200, 302, 200, 404])
+      expect(JSON.parse(Either.getOrThrow(byIndex.get(3) ?? Either.left("missing")).body)).toMatchObject({
+        received: '{"id":"Webhook:3"}'
+      })
+      expect(refusedWith(byIndex.get(2) ?? Either.left(undefined))).toMatchObject({ kind: "invalid_url" })
+      // The three http URLs (`/ok` twice) resolved once each; the ftp one is refused before any lookup.
+      expect(lookups).toBe(3)
+      expect(yield* Queue.size(answers)).toBe(0)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("sendAll abandons the requests not answered when its scope closes", () =>
+    Effect.gen(function* () {
+      const before = requested.length
+      const answers = yield* Queue.unbounded<WebhookTransport.Answer>()
+      const request = { environment: "SANDBOX" as const, body: "{}", headers: {} }
+      yield* transport
+        .sendAll(
+          [
+            { ...request, url: `http://127.0.0.1:${port}/silent` },
+            { ...request, url: `http://127.0.0.1:${port}/silent` }
+          ],
+          answers
+        )
+        .pipe(Effect.scoped)
+      // Past the transport's timeout (500 ms): an abandoned request is never answered, not even with a timeout.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 700)))
+      expect(requested.length - before).toBeLessThanOrEqual(2)
+      expect(yield* Queue.size(answers)).toBe(0)
+    })
   )
 })

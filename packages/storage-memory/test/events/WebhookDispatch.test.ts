@@ -26,8 +26,9 @@ type Answer = number | WebhookTransport.FailureKind
 const scripted = (answers: ReadonlyArray<Answer>) =>
   Effect.gen(function* () {
     const sent = yield* Ref.make<ReadonlyArray<WebhookTransport.WebhookRequest>>([])
-    const transport = Layer.succeed(WebhookTransport.WebhookTransport, {
-      send: (request) =>
+    const transport = Layer.succeed(
+      WebhookTransport.WebhookTransport,
+      WebhookTransport.fromSend((request) =>
         Effect.gen(function* () {
           const index = (yield* Ref.getAndUpdate(sent, (all) => [...all, request])).length
           const answer = answers[Math.min(index, answers.length - 1)] ?? 200
@@ -36,7 +37,8 @@ const scripted = (answers: ReadonlyArray<Answer>) =>
           }
           return { status: answer, latencyMillis: 12, body: `answer ${answer}` }
         })
-    })
+      )
+    )
     return { sent, transport }
   })
 
@@ -105,15 +107,17 @@ describe("WebhookDispatch.attempt", () => {
       // A receiver that answers once all 12 webhooks have arrived, so the attempts finish together.
       const sent = yield* Ref.make<ReadonlyArray<WebhookTransport.WebhookRequest>>([])
       const allArrived = yield* Deferred.make<void>()
-      const transport = Layer.succeed(WebhookTransport.WebhookTransport, {
-        send: (request) =>
+      const transport = Layer.succeed(
+        WebhookTransport.WebhookTransport,
+        WebhookTransport.fromSend((request) =>
           Effect.gen(function* () {
             const arrived = yield* Ref.updateAndGet(sent, (all) => [...all, request])
             if (arrived.length === 12) yield* Deferred.succeed(allArrived, undefined)
             yield* Deferred.await(allArrived)
             return { status: 200, latencyMillis: 1, body: "" }
           })
-      })
+        )
+      )
       // The memory repository, counting the requests in each call of its batch methods.
       const batches = { sources: [] as Array<number>, recorded: [] as Array<number> }
       const counting = Layer.effect(

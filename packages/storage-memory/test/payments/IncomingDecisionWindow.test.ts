@@ -18,14 +18,16 @@ import { StorageMemory } from "../../src/index.js"
 
 /** A receiver that answers 200 after `delay` (by the test clock), or never. */
 const receiverAnswering = (delay: Option.Option<Duration.Duration>) =>
-  Layer.succeed(WebhookTransport.WebhookTransport, {
-    send: () =>
+  Layer.succeed(
+    WebhookTransport.WebhookTransport,
+    WebhookTransport.fromSend(() =>
       Option.match(delay, {
         onNone: () => Effect.never,
         onSome: (after) =>
           Effect.as(Effect.sleep(after), { status: 200, body: "", latencyMillis: Duration.toMillis(after) })
       })
-  })
+    )
+  )
 
 const services = (delay: Option.Option<Duration.Duration>) =>
   Domain.layer.pipe(
