@@ -263,12 +263,17 @@ describe("NodeWebhookTransport", () => {
         expect(byIndex.has(index)).toBe(false)
         byIndex.set(index, result)
       }
-      const statusOf = (index: number) => Either.getOrThrow(byIndex.get(index) ?? Either.left("missing")).status
+      const resultOf = (index: number) => {
+        const result = byIndex.get(index)
+        if (result === undefined) throw new Error(`no answer to request ${index}`)
+        return result
+      }
+      const statusOf = (index: number) => Either.getOrThrow(resultOf(index)).status
       expect([statusOf(0), statusOf(1), statusOf(3), statusOf(4)]).toEqual([200, 302, 200, 404])
-      expect(JSON.parse(Either.getOrThrow(byIndex.get(3) ?? Either.left("missing")).body)).toMatchObject({
+      expect(JSON.parse(Either.getOrThrow(resultOf(3)).body)).toMatchObject({
         received: '{"id":"Webhook:3"}'
       })
-      expect(refusedWith(byIndex.get(2) ?? Either.left(undefined))).toMatchObject({ kind: "invalid_url" })
+      expect(refusedWith(resultOf(2))).toMatchObject({ kind: "invalid_url" })
       // The three http URLs (`/ok` twice) resolved once each; the ftp one is refused before any lookup.
       expect(lookups).toBe(3)
       expect(yield* Queue.size(answers)).toBe(0)
