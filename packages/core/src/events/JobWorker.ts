@@ -320,6 +320,8 @@ export const run = <R>(
             Effect.exit,
             Effect.flatMap((exit) => {
               budgets.delete(budgetId)
+              // Usually every job was reported: no outcome (an error, with its stack) is built for none.
+              if (open.size === 0) return Effect.void
               const outcome: Exit.Exit<void, JobFailed> = Exit.isSuccess(exit)
                 ? Exit.fail(JobFailed.retry(unreported))
                 : Cause.isInterruptedOnly(exit.cause) && overran.has(budgetId)

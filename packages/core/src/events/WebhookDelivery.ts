@@ -1,4 +1,4 @@
-import { type DateTime, Schema } from "effect"
+import { DateTime, Schema } from "effect"
 import { DomainEvent, PlatformId, ResourceId } from "../kernel/index.js"
 
 /** `WebhookDelivery:<uuid>`: the delivery of one event to one endpoint. */
@@ -33,6 +33,32 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }) {}
+
+const isoOrUndefined = (at: DateTime.Utc | undefined): string | undefined =>
+  at === undefined ? undefined : DateTime.formatIso(at)
+
+/**
+ * `delivery` in its encoded form, as `Schema.encode(WebhookDelivery)` gives it, without the schema's checks: a store
+ * records deliveries thousands of times a second, each built from a decoded one and an attempt's outcome, so its
+ * type already holds every constraint (a property test keeps the two encodings equal).
+ */
+export const encode = (delivery: WebhookDelivery): typeof WebhookDelivery.Encoded => ({
+  id: delivery.id,
+  platformId: delivery.platformId,
+  eventId: delivery.eventId,
+  eventType: delivery.eventType,
+  url: delivery.url,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  lastResponseStatus: delivery.lastResponseStatus,
+  lastLatencyMillis: delivery.lastLatencyMillis,
+  lastError: delivery.lastError,
+  lastAttemptAt: isoOrUndefined(delivery.lastAttemptAt),
+  nextAttemptAt: isoOrUndefined(delivery.nextAttemptAt),
+  retriesSince: DateTime.formatIso(delivery.retriesSince),
+  createdAt: DateTime.formatIso(delivery.createdAt),
+  updatedAt: DateTime.formatIso(delivery.updatedAt)
+})
 
 /**
  * A new, not yet attempted delivery of `event` to `url`, due at once. Built without the constructor's validation:

@@ -336,7 +336,9 @@ export const layer = Layer.scoped(
             )
           }
         }
-        yield* Fiber.joinAll(reporting)
+        // Awaited, not joined: a join would merge each fiber's context into this one's (a diff of the whole
+        // application's services per group); a report never fails, but a defect in one is raised here still.
+        for (const exit of yield* Fiber.awaitAll(reporting)) yield* exit
       }).pipe(Effect.scoped)
 
     // One attempt is a batch of one: concurrent attempts do not share statements, but a job worker runs the delivery

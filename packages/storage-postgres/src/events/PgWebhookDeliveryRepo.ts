@@ -152,8 +152,6 @@ export const make: Effect.Effect<
         UNION ALL SELECT ord FROM updated`
   })
 
-  const encodeDelivery = Schema.encode(Delivery)
-
   const findById = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, id: Schema.String }),
     Result: record(Delivery),
@@ -207,22 +205,24 @@ export const make: Effect.Effect<
     recordAll: (attempts) =>
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(attempts)) return []
-        const rows = yield* Effect.forEach(attempts, ({ expected, next }, ord) =>
-          Effect.map(encodeDelivery(next), (record) => ({
+        // Encoded without the schema's checks (`WebhookDelivery.encode`): each is an attempt's outcome.
+        const rows = attempts.map(({ expected, next }, ord) => {
+          const record = WebhookDelivery.encode(next)
+          return {
             ord,
-            id: next.id,
-            platform_id: next.platformId,
-            event_id: next.eventId,
-            url: next.url,
-            event_type: next.eventType,
-            status: next.status,
-            attempts: next.attempts,
+            id: record.id,
+            platform_id: record.platformId,
+            event_id: record.eventId,
+            url: record.url,
+            event_type: record.eventType,
+            status: record.status,
+            attempts: record.attempts,
             record,
-            created_at: DateTime.formatIso(next.createdAt),
+            created_at: record.createdAt,
             expected_status: Option.match(expected, { onNone: () => null, onSome: (guard) => guard.status }),
             expected_attempts: Option.match(expected, { onNone: () => null, onSome: (guard) => guard.attempts })
-          }))
-        )
+          }
+        })
         const written = new Set((yield* recordAll(yield* jsonText(rows))).map(({ ord }) => ord))
         return attempts.map((_, ord) => written.has(ord))
       }).pipe(Effect.mapError(wrap("webhook_deliveries.recordAll"))),
