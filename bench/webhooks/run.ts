@@ -26,7 +26,7 @@ import { readStatements, resetStatements, type StatementStat } from "../http/sta
 // Beside each figure: CPU time per delivery of the server, of PostgreSQL (its own cluster only) and of this process
 // (the receiver's verification), and the statements per delivery from pg_stat_statements when it is loaded.
 // Environment: BENCH_DATABASE_URL (else a cluster of its own), BENCH_JOB_CONCURRENCY (the server's
-// PAYRAIL_JOB_CONCURRENCY, default 64), BENCH_PG_BIN, BENCH_NODE_FLAGS (more Node options for the server),
+// PAYRAIL_JOB_CONCURRENCY, default 128 as the server's), BENCH_PG_BIN, BENCH_NODE_FLAGS (more Node options for the server),
 // BENCH_WEBHOOK_PROFILE=1 (the server runs under
 // `node --cpu-prof`; where the drain's main-thread time went is printed by category, module and function;
 // BENCH_WEBHOOK_PROFILE_OUT=<file> keeps the whole .cpuprofile there, for Chrome DevTools).
@@ -34,7 +34,7 @@ import { readStatements, resetStatements, type StatementStat } from "../http/sta
 const backlog = Math.round(envNumber("BENCH_WEBHOOK_EVENTS", 10_000))
 const rate = envNumber("BENCH_WEBHOOK_RATE", 200)
 const seconds = envNumber("BENCH_SECONDS", 20)
-const concurrency = String(Math.round(envNumber("BENCH_JOB_CONCURRENCY", 64)))
+const concurrency = String(Math.round(envNumber("BENCH_JOB_CONCURRENCY", 128)))
 const profiling = process.env["BENCH_WEBHOOK_PROFILE"] === "1"
 const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")
 

@@ -183,7 +183,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
   keepAliveTimeoutSeconds: seconds("PAYRAIL_KEEP_ALIVE_TIMEOUT_SECONDS", 5),
   jobConcurrency: Config.integer("PAYRAIL_JOB_CONCURRENCY").pipe(
     Config.validate({ message: "must be between 1 and 1000", validation: (value) => value >= 1 && value <= 1000 }),
-    Config.withDefault(64)
+    Config.withDefault(128)
   ),
   jobLeaseSeconds: seconds("PAYRAIL_JOB_LEASE_SECONDS", 60),
   webhookSecretOverlapSeconds: figure("PAYRAIL_WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, 30 * 86_400),

@@ -80,9 +80,9 @@ describe("ServerConfig", () => {
 
   it.effect("reads the job worker's concurrency and lease, refusing values out of range", () =>
     Effect.gen(function* () {
-      expect(yield* read({})).toMatchObject({ jobConcurrency: 64, jobLeaseSeconds: 60 })
-      expect(yield* read({ PAYRAIL_JOB_CONCURRENCY: "128", PAYRAIL_JOB_LEASE_SECONDS: "300" })).toMatchObject({
-        jobConcurrency: 128,
+      expect(yield* read({})).toMatchObject({ jobConcurrency: 128, jobLeaseSeconds: 60 })
+      expect(yield* read({ PAYRAIL_JOB_CONCURRENCY: "32", PAYRAIL_JOB_LEASE_SECONDS: "300" })).toMatchObject({
+        jobConcurrency: 32,
         jobLeaseSeconds: 300
       })
       expect(yield* Effect.flip(read({ PAYRAIL_JOB_CONCURRENCY: "0" }))).toBeDefined()
