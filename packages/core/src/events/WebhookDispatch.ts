@@ -249,7 +249,7 @@ export const layer = Layer.scoped(
           return yield* onOutcomes(eventIds.map((_, index) => ({ index, outcome })))
         }
         const early: Array<IndexedOutcome> = []
-        // The deliveries sent, by their request's position in `requests`; those of a platform with no secret.
+        // `sent[i]` is the delivery `requests[i]` carries; `unsigned` are those of a platform with no secret.
         const sent: Array<Slot> = []
         const requests: Array<WebhookRequest> = []
         const unsigned: Array<Slot> = []
