@@ -34,31 +34,40 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
   updatedAt: Schema.DateTimeUtc
 }) {}
 
-const isoOrUndefined = (at: DateTime.Utc | undefined): string | undefined =>
-  at === undefined ? undefined : DateTime.formatIso(at)
-
 /**
  * `delivery` in its encoded form, as `Schema.encode(WebhookDelivery)` gives it, without the schema's checks: a store
  * records deliveries thousands of times a second, each built from a decoded one and an attempt's outcome, so its
  * type already holds every constraint (a property test keeps the two encodings equal).
  */
-export const encode = (delivery: WebhookDelivery): typeof WebhookDelivery.Encoded => ({
-  id: delivery.id,
-  platformId: delivery.platformId,
-  eventId: delivery.eventId,
-  eventType: delivery.eventType,
-  url: delivery.url,
-  status: delivery.status,
-  attempts: delivery.attempts,
-  lastResponseStatus: delivery.lastResponseStatus,
-  lastLatencyMillis: delivery.lastLatencyMillis,
-  lastError: delivery.lastError,
-  lastAttemptAt: isoOrUndefined(delivery.lastAttemptAt),
-  nextAttemptAt: isoOrUndefined(delivery.nextAttemptAt),
-  retriesSince: DateTime.formatIso(delivery.retriesSince),
-  createdAt: DateTime.formatIso(delivery.createdAt),
-  updatedAt: DateTime.formatIso(delivery.updatedAt)
-})
+export const encode = (delivery: WebhookDelivery): typeof WebhookDelivery.Encoded => {
+  // Most of a delivery's times are one instant (its attempt's): each distinct one is formatted once.
+  const texts = new Map<number, string>()
+  const iso = (at: DateTime.Utc): string => {
+    const millis = DateTime.toEpochMillis(at)
+    const known = texts.get(millis)
+    if (known !== undefined) return known
+    const text = DateTime.formatIso(at)
+    texts.set(millis, text)
+    return text
+  }
+  return {
+    id: delivery.id,
+    platformId: delivery.platformId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    lastResponseStatus: delivery.lastResponseStatus,
+    lastLatencyMillis: delivery.lastLatencyMillis,
+    lastError: delivery.lastError,
+    lastAttemptAt: delivery.lastAttemptAt === undefined ? undefined : iso(delivery.lastAttemptAt),
+    nextAttemptAt: delivery.nextAttemptAt === undefined ? undefined : iso(delivery.nextAttemptAt),
+    retriesSince: iso(delivery.retriesSince),
+    createdAt: iso(delivery.createdAt),
+    updatedAt: iso(delivery.updatedAt)
+  }
+}
 
 /**
  * A new, not yet attempted delivery of `event` to `url`, due at once. Built without the constructor's validation:

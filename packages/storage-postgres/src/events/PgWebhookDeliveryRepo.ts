@@ -194,8 +194,15 @@ export const make: Effect.Effect<
     sources: (requests) =>
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(requests)) return []
+        // A batch's requests share their `now`: it is formatted once.
+        const first = requests[0]
+        const firstNow = DateTime.formatIso(first.now)
         const json = yield* jsonText(
-          requests.map((request, ord) => ({ ord, event_id: request.eventId, now: DateTime.formatIso(request.now) }))
+          requests.map((request, ord) => ({
+            ord,
+            event_id: request.eventId,
+            now: DateTime.Equivalence(request.now, first.now) ? firstNow : DateTime.formatIso(request.now)
+          }))
         )
         // An id that cannot be stored (a NUL byte) names no event; it is left out rather than sent.
         const rows = requests.every((request) => storable(request.eventId)) ? yield* sources(json) : []
