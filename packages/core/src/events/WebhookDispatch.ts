@@ -294,20 +294,20 @@ export const layer = Layer.scoped(
         const reporting: Array<Fiber.RuntimeFiber<void>> = []
         const record = (group: ReadonlyArray<readonly [Slot, Either.Either<WebhookResponse, Problem>]>) =>
           Effect.gen(function* () {
-            const outcomes = yield* Effect.forEach(group, ([slot, result]) => settle(slot.delivery, result, now))
+            // Each slot with what its attempt came to, in the group's order (the order `recordAll` answers in).
+            const settled = yield* Effect.forEach(group, ([slot, result]) =>
+              Effect.map(settle(slot.delivery, result, now), (outcome) => ({ slot, outcome }))
+            )
             const applied = yield* Effect.either(
               deliveries.recordAll(
-                outcomes.map((outcome, position) => ({
-                  next: outcome.delivery,
-                  expected: group[position]?.[0].expected ?? Option.none()
-                }))
+                settled.map(({ outcome, slot }) => ({ next: outcome.delivery, expected: slot.expected }))
               )
             )
             reporting.push(
               yield* Effect.fork(
                 onOutcomes(
-                  outcomes.map((outcome, position) => ({
-                    index: group[position]?.[0].index ?? -1,
+                  settled.map(({ outcome, slot }, position) => ({
+                    index: slot.index,
                     outcome: Either.map(applied, (written) =>
                       written[position] === true ? outcome : ({ _tag: "NothingToDo", reason: "superseded" } as const)
                     )
