@@ -142,19 +142,17 @@ const settle = (
   now: DateTime.Utc
 ): Effect.Effect<Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>> => {
   const attempts = delivery.attempts + 1
-  const answered = Either.getRight(result)
+  const response = Either.isRight(result) ? result.right : undefined
   const recorded = {
     ...delivery,
     attempts,
-    lastResponseStatus: Option.getOrUndefined(Option.map(answered, (response) => response.status)),
-    lastLatencyMillis: Option.getOrUndefined(Option.map(answered, (response) => response.latencyMillis)),
-    lastError: Option.getOrUndefined(
-      Option.map(Either.getLeft(result), (problem) => `${problem.kind}: ${problem.message}`)
-    ),
+    lastResponseStatus: response?.status,
+    lastLatencyMillis: response?.latencyMillis,
+    lastError: Either.isLeft(result) ? `${result.left.kind}: ${result.left.message}` : undefined,
     lastAttemptAt: now,
     updatedAt: now
   }
-  if (Option.exists(answered, (response) => isDelivered(response.status))) {
+  if (response !== undefined && isDelivered(response.status)) {
     return Effect.succeed({
       _tag: "Delivered",
       delivery: new WebhookDelivery({ ...recorded, status: "DELIVERED", nextAttemptAt: undefined }, unchecked)
