@@ -10,8 +10,11 @@ import { refusal } from "./AddressPolicy.js"
 type Failure = WebhookTransport.WebhookSendFailed
 type FailureKind = WebhookTransport.FailureKind
 
-const fail = (kind: FailureKind, message: string): Effect.Effect<never, Failure> =>
-  Effect.fail(new WebhookTransport.WebhookSendFailed({ kind, message }))
+type Result = Either.Either<WebhookTransport.WebhookResponse, Failure>
+
+// A failed exchange; as an effect (an `Either` is one) it fails with the same error.
+const failure = (kind: FailureKind, message: string): Either.Either<never, Failure> =>
+  Either.left(new WebhookTransport.WebhookSendFailed({ kind, message }))
 
 /** Resolves a host name to every address it has. */
 export type Resolve = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>
@@ -82,14 +85,14 @@ export const makeClosable = (
     Effect.gen(function* () {
       const url = URL.canParse(request.url) ? new URL(request.url) : undefined
       if (url === undefined || (url.protocol !== "https:" && url.protocol !== "http:")) {
-        return yield* fail("invalid_url", "The webhook URL must be an absolute http or https URL")
+        return yield* failure("invalid_url", "The webhook URL must be an absolute http or https URL")
       }
       if (url.username !== "" || url.password !== "") {
-        return yield* fail("invalid_url", "The webhook URL must not carry credentials")
+        return yield* failure("invalid_url", "The webhook URL must not carry credentials")
       }
       const production = request.environment === "PRODUCTION"
       if (production && url.protocol !== "https:") {
-        return yield* fail("https_required", "A production platform's webhook URL must use https")
+        return yield* failure("https_required", "A production platform's webhook URL must use https")
       }
       const literal = literalAddress(url.hostname)
       const addresses =
@@ -104,11 +107,11 @@ export const makeClosable = (
             })
           : [literal]
       const first = addresses[0]
-      if (first === undefined) return yield* fail("dns_failed", `${url.hostname} has no address`)
+      if (first === undefined) return yield* failure("dns_failed", `${url.hostname} has no address`)
       if (production) {
         for (const candidate of addresses) {
           const refused = refusal(candidate.address)
-          if (refused !== undefined) return yield* fail("address_refused", refused)
+          if (refused !== undefined) return yield* failure("address_refused", refused)
         }
       }
       const secure = url.protocol === "https:"
@@ -126,10 +129,6 @@ export const makeClosable = (
     "http:": new http.Agent({ keepAlive: true, timeout: idleConnectionMillis }),
     "https:": new https.Agent({ keepAlive: true, timeout: idleConnectionMillis })
   }
-
-  type Result = Either.Either<WebhookTransport.WebhookResponse, Failure>
-  const failure = (kind: FailureKind, message: string): Result =>
-    Either.left(new WebhookTransport.WebhookSendFailed({ kind, message }))
 
   // Starts the exchange of `request` with `to` and calls `done` once with its result; answers a function that
   // abandons it (ending its connection) unless it is done.
