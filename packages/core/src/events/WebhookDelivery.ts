@@ -69,32 +69,39 @@ export const encode = (delivery: WebhookDelivery): typeof WebhookDelivery.Encode
   }
 }
 
+/** A delivery's fields as a plain object: a stored delivery's, or a new one's not yet built (`pendingFields`). */
+export type Fields = Schema.Struct.Type<typeof WebhookDelivery.fields>
+
+/** The fields of a new, not yet attempted delivery of `event` to `url`, due at once. */
+export const pendingFields = (
+  id: WebhookDeliveryId,
+  event: DomainEvent.DomainEvent,
+  url: string,
+  now: DateTime.Utc
+): Fields => ({
+  id,
+  platformId: event.platformId,
+  eventId: event.id,
+  eventType: event.type,
+  url,
+  status: "PENDING",
+  attempts: 0,
+  nextAttemptAt: now,
+  retriesSince: now,
+  createdAt: now,
+  updatedAt: now
+})
+
 /**
  * A new, not yet attempted delivery of `event` to `url`, due at once. Built without the constructor's validation:
- * its fields are the event's, `url` and `now`, which their types already constrain (this runs for every delivery).
+ * its fields are the event's, `url` and `now`, which their types already constrain.
  */
 export const pending = (
   id: WebhookDeliveryId,
   event: DomainEvent.DomainEvent,
   url: string,
   now: DateTime.Utc
-): WebhookDelivery =>
-  new WebhookDelivery(
-    {
-      id,
-      platformId: event.platformId,
-      eventId: event.id,
-      eventType: event.type,
-      url,
-      status: "PENDING",
-      attempts: 0,
-      nextAttemptAt: now,
-      retriesSince: now,
-      createdAt: now,
-      updatedAt: now
-    },
-    { disableValidation: true }
-  )
+): WebhookDelivery => new WebhookDelivery(pendingFields(id, event, url, now), { disableValidation: true })
 
 /** The guard of a delivery update: the status and attempt count the update was computed from. */
 export interface Expected {
@@ -103,14 +110,13 @@ export interface Expected {
 }
 
 /** The guard that matches `delivery` as read. */
-export const expectedOf = (delivery: WebhookDelivery): Expected => ({
+export const expectedOf = (delivery: Fields): Expected => ({
   status: delivery.status,
   attempts: delivery.attempts
 })
 
 /** Whether the delivery is settled for good (no attempt will change it, short of a manual redelivery). */
-export const isSettled = (delivery: WebhookDelivery): boolean =>
-  delivery.status === "DELIVERED" || delivery.status === "DEAD"
+export const isSettled = (delivery: Fields): boolean => delivery.status === "DELIVERED" || delivery.status === "DEAD"
 
 /** Newest first, as lists show deliveries. */
 export const keyOf = (delivery: WebhookDelivery) => ({ createdAt: delivery.createdAt, id: delivery.id })

@@ -13,7 +13,15 @@ import {
 } from "effect"
 import { DomainEvent, Ids, Outbox, PlatformTime, ResourceId, type StoreFailure } from "../kernel/index.js"
 import { type Platform, PlatformErrors } from "../platforms/index.js"
-import { type Expected, expectedOf, isSettled, pending, WebhookDelivery, WebhookDeliveryId } from "./WebhookDelivery.js"
+import {
+  type Expected,
+  expectedOf,
+  type Fields,
+  isSettled,
+  pendingFields,
+  WebhookDelivery,
+  WebhookDeliveryId
+} from "./WebhookDelivery.js"
 import { type Endpoint, WebhookDeliveryRepo } from "./WebhookDeliveryRepo.js"
 import * as WebhookEnvelope from "./WebhookEnvelope.js"
 import { WebhookDeliveryError, WebhookEndpointNotSet } from "./WebhookErrors.js"
@@ -131,13 +139,13 @@ const noSecret: Problem = {
 
 const problemOf = (failure: WebhookSendFailed): Problem => ({ kind: failure.kind, message: failure.message })
 
-// Deliveries built here come from a stored (decoded) delivery and the transport's answer, whose types already
-// hold every constraint: they skip the constructor's validation, which is a noticeable part of an attempt's CPU.
+// Deliveries built here come from a stored (decoded) or new delivery's fields and the transport's answer, whose
+// types already hold every constraint: they skip the constructor's validation, a noticeable part of an attempt's CPU.
 const unchecked = { disableValidation: true } as const
 
 /** The delivery after an attempt at `now` that got `result`, and what the job does next. */
 const settle = (
-  delivery: WebhookDelivery,
+  delivery: Fields,
   result: Either.Either<WebhookResponse, Problem>,
   now: DateTime.Utc
 ): Effect.Effect<Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>> => {
@@ -231,7 +239,8 @@ export const layer = Layer.scoped(
     /** A delivery of an `attemptAll` batch that is sent: its event's index in the batch, as read. */
     type Slot = {
       readonly index: number
-      readonly delivery: WebhookDelivery
+      /** The delivery as read, or a new one's fields (built once, with the attempt's outcome). */
+      readonly delivery: Fields
       readonly expected: Option.Option<Expected>
     }
 
@@ -266,7 +275,7 @@ export const layer = Layer.scoped(
           }
           const delivery = Option.isSome(found.value.delivery)
             ? found.value.delivery.value
-            : pending(
+            : pendingFields(
                 WebhookDeliveryId.make(ResourceId.format("WebhookDelivery", yield* ids.uuid)),
                 event,
                 endpoint.value.url,

@@ -3,31 +3,17 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { DomainEvent, Errors, Page, Platform, WebhookDelivery, WebhookDeliveryRepo } from "@payrail/core"
 import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import { decodeRows } from "../internal/rowDecoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record, Returned } from "../internal/rows.js"
 import { storable } from "../internal/text.js"
+import { fastSourceRow, SourceRow } from "./internal/attemptSourceRow.js"
 
 const Delivery = WebhookDelivery.WebhookDelivery
 
 const Filter = Schema.Struct({
   status: Schema.optional(WebhookDelivery.DeliveryStatus),
   eventType: Schema.optional(Schema.String)
-})
-
-const { fields: eventFields } = DomainEvent.DomainEvent
-
-/** A row of the attempt-source read: the event, its platform's endpoint and active secrets, its delivery if any. */
-const SourceRow = Schema.Struct({
-  ord: Schema.Int,
-  id: eventFields.id,
-  platform_id: eventFields.platformId,
-  type: eventFields.type,
-  timestamp: Schema.DateTimeUtcFromDate,
-  data: eventFields.data,
-  url: Schema.NullOr(Schema.String),
-  environment: Schema.NullOr(Platform.Environment),
-  secrets: Schema.Array(Schema.String),
-  delivery: Schema.NullOr(Delivery)
 })
 
 // The row is decoded already: the event's constructor need not validate it (and its data) again.
@@ -102,10 +88,11 @@ export const make: Effect.Effect<
   // request's `now`. Each lookup is a LATERAL subquery with `LIMIT 1` (each finds one row at most), which the
   // planner cannot flatten into a join: it stays an index probe per request whatever the planner guesses of the
   // JSON's row count (as a join it chose a hash join over the whole outbox).
-  const sources = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: SourceRow,
-    execute: (requests) => sql`SELECT r.ord, e.id, e.platform_id, e.type, e.timestamp, e.data, p.url, p.environment,
+  // A batch's rows are decoded by `fastSourceRow` (the schema backs it, and decodes a row with a stored delivery).
+  const sourceRows = decodeRows(SourceRow, fastSourceRow)
+  const sources = (requests: string) =>
+    Effect.flatMap(
+      sql`SELECT r.ord, e.id, e.platform_id, e.type, e.timestamp, e.data, p.url, p.environment,
         ARRAY(SELECT s.secret FROM webhook_secrets s
               WHERE s.platform_id = e.platform_id AND (s.expires_at IS NULL OR s.expires_at > r.now)
               ORDER BY s.seq DESC) AS secrets,
@@ -121,8 +108,9 @@ export const make: Effect.Effect<
       LEFT JOIN LATERAL (
         SELECT record FROM webhook_deliveries
          WHERE webhook_deliveries.event_id = e.id AND md5(webhook_deliveries.url) = md5(p.url) LIMIT 1
-      ) AS d ON true`
-  })
+      ) AS d ON true`,
+      sourceRows
+    )
 
   // New deliveries are inserted unless their pair has one (a concurrent first attempt won); the others are
   // compare-and-set updates. The positions (`ord`) of the entries written say which applied: of two entries that
