@@ -151,33 +151,36 @@ const settle = (
 ): Effect.Effect<Exclude<AttemptOutcome, { readonly _tag: "NothingToDo" }>> => {
   const attempts = delivery.attempts + 1
   const response = Either.isRight(result) ? result.right : undefined
-  const recorded = {
-    ...delivery,
-    attempts,
-    lastResponseStatus: response?.status,
-    lastLatencyMillis: response?.latencyMillis,
-    lastError: Either.isLeft(result) ? `${result.left.kind}: ${result.left.message}` : undefined,
-    lastAttemptAt: now,
-    updatedAt: now
-  }
+  // Every field named (no spread of the delivery read): this runs for each delivery of a drain.
+  const recorded = (status: WebhookDelivery["status"], nextAttemptAt: DateTime.Utc | undefined) =>
+    new WebhookDelivery(
+      {
+        id: delivery.id,
+        platformId: delivery.platformId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        url: delivery.url,
+        status,
+        attempts,
+        lastResponseStatus: response?.status,
+        lastLatencyMillis: response?.latencyMillis,
+        lastError: Either.isLeft(result) ? `${result.left.kind}: ${result.left.message}` : undefined,
+        lastAttemptAt: now,
+        nextAttemptAt,
+        retriesSince: delivery.retriesSince,
+        createdAt: delivery.createdAt,
+        updatedAt: now
+      },
+      unchecked
+    )
   if (response !== undefined && isDelivered(response.status)) {
-    return Effect.succeed({
-      _tag: "Delivered",
-      delivery: new WebhookDelivery({ ...recorded, status: "DELIVERED", nextAttemptAt: undefined }, unchecked)
-    })
+    return Effect.succeed({ _tag: "Delivered", delivery: recorded("DELIVERED", undefined) })
   }
   return Effect.map(
     WebhookRetrySchedule.nextAttemptAt(attempts, now, delivery.retriesSince),
     Option.match({
-      onNone: () => ({
-        _tag: "GaveUp" as const,
-        delivery: new WebhookDelivery({ ...recorded, status: "DEAD", nextAttemptAt: undefined }, unchecked)
-      }),
-      onSome: (at) => ({
-        _tag: "RetryAt" as const,
-        delivery: new WebhookDelivery({ ...recorded, status: "FAILED", nextAttemptAt: at }, unchecked),
-        at
-      })
+      onNone: () => ({ _tag: "GaveUp" as const, delivery: recorded("DEAD", undefined) }),
+      onSome: (at) => ({ _tag: "RetryAt" as const, delivery: recorded("FAILED", at), at })
     })
   )
 }
