@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { DomainEvent, PlatformId, ResourceId } from "../kernel/index.js"
+import { DomainEvent, PlatformId, ResourceId, Timestamp } from "../kernel/index.js"
 
 /** `WebhookDelivery:<uuid>`: the delivery of one event to one endpoint. */
 export const WebhookDeliveryId = ResourceId.make("WebhookDelivery")
@@ -37,37 +37,29 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
 /**
  * `delivery` in its encoded form, as `Schema.encode(WebhookDelivery)` gives it, without the schema's checks: a store
  * records deliveries thousands of times a second, each built from a decoded one and an attempt's outcome, so its
- * type already holds every constraint (a property test keeps the two encodings equal).
+ * type already holds every constraint (a property test keeps the two encodings equal). `iso` formats its times: a
+ * caller encoding a batch passes one `Timestamp.isoFormatter` for all, whose times are mostly the batch's one instant.
  */
-export const encode = (delivery: WebhookDelivery): typeof WebhookDelivery.Encoded => {
-  // Most of a delivery's times are one instant (its attempt's): each distinct one is formatted once.
-  const texts = new Map<number, string>()
-  const iso = (at: DateTime.Utc): string => {
-    const millis = DateTime.toEpochMillis(at)
-    const known = texts.get(millis)
-    if (known !== undefined) return known
-    const text = DateTime.formatIso(at)
-    texts.set(millis, text)
-    return text
-  }
-  return {
-    id: delivery.id,
-    platformId: delivery.platformId,
-    eventId: delivery.eventId,
-    eventType: delivery.eventType,
-    url: delivery.url,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    lastResponseStatus: delivery.lastResponseStatus,
-    lastLatencyMillis: delivery.lastLatencyMillis,
-    lastError: delivery.lastError,
-    lastAttemptAt: delivery.lastAttemptAt === undefined ? undefined : iso(delivery.lastAttemptAt),
-    nextAttemptAt: delivery.nextAttemptAt === undefined ? undefined : iso(delivery.nextAttemptAt),
-    retriesSince: iso(delivery.retriesSince),
-    createdAt: iso(delivery.createdAt),
-    updatedAt: iso(delivery.updatedAt)
-  }
-}
+export const encode = (
+  delivery: WebhookDelivery,
+  iso: (instant: DateTime.Utc) => string = Timestamp.isoFormatter()
+): typeof WebhookDelivery.Encoded => ({
+  id: delivery.id,
+  platformId: delivery.platformId,
+  eventId: delivery.eventId,
+  eventType: delivery.eventType,
+  url: delivery.url,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  lastResponseStatus: delivery.lastResponseStatus,
+  lastLatencyMillis: delivery.lastLatencyMillis,
+  lastError: delivery.lastError,
+  lastAttemptAt: delivery.lastAttemptAt === undefined ? undefined : iso(delivery.lastAttemptAt),
+  nextAttemptAt: delivery.nextAttemptAt === undefined ? undefined : iso(delivery.nextAttemptAt),
+  retriesSince: iso(delivery.retriesSince),
+  createdAt: iso(delivery.createdAt),
+  updatedAt: iso(delivery.updatedAt)
+})
 
 /** A delivery's fields as a plain object: a stored delivery's, or a new one's not yet built (`pendingFields`). */
 export type Fields = Schema.Struct.Type<typeof WebhookDelivery.fields>

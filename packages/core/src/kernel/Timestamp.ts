@@ -18,3 +18,19 @@ export const isStorable = (instant: DateTime.Utc): boolean => {
 export const Timestamp = Schema.DateTimeUtc.pipe(
   Schema.filter(isStorable, { description: "an ISO 8601 timestamp in the years 0001 to 9999" })
 )
+
+/**
+ * A formatter of instants to ISO 8601 text (`DateTime.formatIso`) that formats each distinct instant once: for
+ * encoding many records at once whose times are mostly one instant (a batch's `now`).
+ */
+export const isoFormatter = (): ((instant: DateTime.Utc) => string) => {
+  const texts = new Map<number, string>()
+  return (instant) => {
+    const millis = DateTime.toEpochMillis(instant)
+    const known = texts.get(millis)
+    if (known !== undefined) return known
+    const text = DateTime.formatIso(instant)
+    texts.set(millis, text)
+    return text
+  }
+}

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { DomainEvent, Errors, Page, Platform, WebhookDelivery, WebhookDeliveryRepo } from "@payrail/core"
-import { Array as Arr, type Context, DateTime, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { DomainEvent, Errors, Page, Platform, Timestamp, WebhookDelivery, WebhookDeliveryRepo } from "@payrail/core"
+import { Array as Arr, type Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
 import { decodeRows } from "../internal/rowDecoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
@@ -183,14 +183,9 @@ export const make: Effect.Effect<
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(requests)) return []
         // A batch's requests share their `now`: it is formatted once.
-        const first = requests[0]
-        const firstNow = DateTime.formatIso(first.now)
+        const iso = Timestamp.isoFormatter()
         const json = yield* jsonText(
-          requests.map((request, ord) => ({
-            ord,
-            event_id: request.eventId,
-            now: DateTime.Equivalence(request.now, first.now) ? firstNow : DateTime.formatIso(request.now)
-          }))
+          requests.map((request, ord) => ({ ord, event_id: request.eventId, now: iso(request.now) }))
         )
         // An id that cannot be stored (a NUL byte) names no event; it is left out rather than sent.
         const rows = requests.every((request) => storable(request.eventId)) ? yield* sources(json) : []
@@ -200,9 +195,11 @@ export const make: Effect.Effect<
     recordAll: (attempts) =>
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(attempts)) return []
-        // Encoded without the schema's checks (`WebhookDelivery.encode`): each is an attempt's outcome.
+        // Encoded without the schema's checks (`WebhookDelivery.encode`): each is an attempt's outcome. The batch's
+        // times are mostly its one `now`: each distinct one is formatted once.
+        const iso = Timestamp.isoFormatter()
         const rows = attempts.map(({ expected, next }, ord) => {
-          const record = WebhookDelivery.encode(next)
+          const record = WebhookDelivery.encode(next, iso)
           return {
             ord,
             id: record.id,
