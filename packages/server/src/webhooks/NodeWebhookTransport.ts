@@ -142,14 +142,16 @@ export const makeClosable = (
     let settled = false
     let answered = false
     let outgoing: http.ClientRequest | undefined
-    const settle = (result: Result) => {
+    // Ends the exchange, once: answers `result`, or, abandoned (no result), ends its connection unanswered.
+    const conclude = (result: Result | undefined) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      done(result)
+      if (result === undefined) outgoing?.destroy()
+      else done(result)
     }
     const timer = setTimeout(() => {
-      settle(failure("timeout", `No complete answer within ${timeoutMillis} ms`))
+      conclude(failure("timeout", `No complete answer within ${timeoutMillis} ms`))
       outgoing?.destroy()
     }, timeoutMillis)
     const headers = { ...request.headers, host: to.host, "content-length": String(body.length) }
@@ -170,7 +172,7 @@ export const makeClosable = (
       outgoing = current
       current.on("error", (error) => {
         if (pooled && current.reusedSocket && !answered && !settled && isStale(error)) send(false)
-        else settle(failure("connection_failed", error.message))
+        else conclude(failure("connection_failed", error.message))
       })
       current.on("response", (response) => respond(response))
       current.end(body)
@@ -180,7 +182,7 @@ export const makeClosable = (
       const chunks: Array<Buffer> = []
       let length = 0
       const finish = () =>
-        settle(
+        conclude(
           Either.right({
             status: response.statusCode ?? 0,
             latencyMillis: Math.round(performance.now() - started),
@@ -199,15 +201,10 @@ export const makeClosable = (
         }
       })
       response.on("end", finish)
-      response.on("error", (error) => settle(failure("connection_failed", error.message)))
+      response.on("error", (error) => conclude(failure("connection_failed", error.message)))
     }
     send(true)
-    return () => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      outgoing?.destroy()
-    }
+    return () => conclude(undefined)
   }
 
   const send = (request: WebhookTransport.WebhookRequest): Effect.Effect<WebhookTransport.WebhookResponse, Failure> =>
