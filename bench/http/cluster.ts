@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
-import { chownSync, existsSync, readdirSync } from "node:fs"
+import { chownSync, existsSync, readdirSync, readFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -87,13 +87,63 @@ const waitForExit = async (child: ChildProcess, ms: number): Promise<boolean> =>
   return true
 }
 
+const clusterPrefix = "payrail-bench-http-pg-"
+
+// The process id in a data directory's postmaster.pid, if it names one that runs.
+const runningPostmaster = (dataDir: string): number | undefined => {
+  const file = path.join(dataDir, "postmaster.pid")
+  if (!existsSync(file)) return undefined
+  const pid = Number(readFileSync(file, "utf8").split("\n")[0])
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch {
+    return undefined
+  }
+}
+
+// The parent of a process (from /proc), or undefined where /proc does not tell.
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Deletes the clusters of benches that were killed before they could (SIGKILL, a lost terminal): a directory whose
+ * postmaster no longer runs, or runs orphaned (its parent, the bench, is gone: adopted by init), which is stopped
+ * first. A cluster of a bench still running is left alone.
+ */
+const sweepLeftovers = async (): Promise<void> => {
+  for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(clusterPrefix))) {
+    const directory = path.join(tmpdir(), name)
+    const pid = runningPostmaster(path.join(directory, "data"))
+    if (pid !== undefined) {
+      if (parentOf(pid) !== 1) continue
+      process.kill(pid, "SIGINT")
+      const deadline = performance.now() + 15_000
+      while (runningPostmaster(path.join(directory, "data")) !== undefined && performance.now() < deadline) {
+        await sleep(100)
+      }
+    }
+    console.error(`deleting ${directory}, left by a bench that did not end`)
+    await rm(directory, { recursive: true, force: true })
+  }
+}
+
 /**
  * A throw-away PostgreSQL cluster in a temporary directory, on a free port of 127.0.0.1, with the production
  * defaults for durability (fsync, synchronous_commit and full_page_writes on) and pg_stat_statements loaded
- * (tracking nested statements too). It is stopped and deleted when the bench ends.
+ * (tracking nested statements too). It is stopped and deleted when the bench ends; clusters that killed benches
+ * left behind are deleted first.
  */
 const startCluster = async (): Promise<Database> => {
-  const directory = await mkdtemp(path.join(tmpdir(), "payrail-bench-http-pg-"))
+  await sweepLeftovers()
+  const directory = await mkdtemp(path.join(tmpdir(), clusterPrefix))
   defer("the PostgreSQL directory", () => rm(directory, { recursive: true, force: true }))
   const user = clusterUser()
   if (user !== undefined) chownSync(directory, user.uid, user.gid)
