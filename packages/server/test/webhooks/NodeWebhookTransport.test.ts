@@ -66,6 +66,18 @@ const send = (url: string, environment: "SANDBOX" | "PRODUCTION" = "SANDBOX", us
 const refusedWith = (result: Either.Either<WebhookTransport.WebhookResponse, WebhookTransport.WebhookSendFailed>) =>
   Either.match(result, { onLeft: (failure) => failure, onRight: () => undefined })
 
+// A resolver that counts its lookups: the first answers `first`, every later one `later` (where a name moved to).
+const countingResolver = (first: string, later: string = first) => {
+  let lookups = 0
+  return {
+    resolve: () => {
+      lookups++
+      return Promise.resolve([{ address: lookups === 1 ? first : later, family: 4 }])
+    },
+    lookups: () => lookups
+  }
+}
+
 describe("NodeWebhookTransport", () => {
   it.effect("posts the body and headers to a sandbox platform's loopback receiver and reads its answer", () =>
     Effect.gen(function* () {
@@ -118,17 +130,12 @@ describe("NodeWebhookTransport", () => {
 
   it.effect("connects to the address it checked, not to what the name resolves to later (no DNS rebind)", () =>
     Effect.gen(function* () {
-      let calls = 0
       // First answer: the loopback receiver; any later lookup would point elsewhere.
-      const rebinding = NodeWebhookTransport.make({
-        resolve: () => {
-          calls++
-          return Promise.resolve([{ address: calls === 1 ? "127.0.0.1" : "10.9.9.9", family: 4 }])
-        }
-      })
+      const resolver = countingResolver("127.0.0.1", "10.9.9.9")
+      const rebinding = NodeWebhookTransport.make({ resolve: resolver.resolve })
       const response = Either.getOrThrow(yield* send(`http://rebind.test:${port}/ok`, "SANDBOX", rebinding))
       expect(response.status).toBe(200)
-      expect(calls).toBe(1)
+      expect(resolver.lookups()).toBe(1)
     })
   )
 
@@ -178,15 +185,11 @@ describe("NodeWebhookTransport", () => {
 
   it.effect("never sends over a kept-alive connection to an address the name no longer resolves to", () =>
     Effect.gen(function* () {
-      let calls = 0
       // The same name first resolves to the loopback receiver, then elsewhere: the connection kept from the first
       // webhook leads to the old address and must not carry the second.
       const moving = NodeWebhookTransport.make({
         timeout: Duration.millis(300),
-        resolve: () => {
-          calls++
-          return Promise.resolve([{ address: calls === 1 ? "127.0.0.1" : "10.9.9.9", family: 4 }])
-        }
+        resolve: countingResolver("127.0.0.1", "10.9.9.9").resolve
       })
       const before = requested.length
       expect(Either.getOrThrow(yield* send(`http://moving.test:${port}/ok`, "SANDBOX", moving)).status).toBe(200)
@@ -232,14 +235,8 @@ describe("NodeWebhookTransport", () => {
 
   it.effect("sendAll answers every request of a batch once, by its index, checking each URL once", () =>
     Effect.gen(function* () {
-      let lookups = 0
-      const resolving = NodeWebhookTransport.make({
-        timeout: Duration.millis(500),
-        resolve: () => {
-          lookups++
-          return Promise.resolve([{ address: "127.0.0.1", family: 4 }])
-        }
-      })
+      const resolver = countingResolver("127.0.0.1")
+      const resolving = NodeWebhookTransport.make({ timeout: Duration.millis(500), resolve: resolver.resolve })
       const urls = [
         `http://batch.test:${port}/ok`,
         `http://batch.test:${port}/redirect`,
@@ -275,7 +272,7 @@ describe("NodeWebhookTransport", () => {
       })
       expect(refusedWith(resultOf(2))).toMatchObject({ kind: "invalid_url" })
       // The three http URLs (`/ok` twice) resolved once each; the ftp one is refused before any lookup.
-      expect(lookups).toBe(3)
+      expect(resolver.lookups()).toBe(3)
       expect(yield* Queue.size(answers)).toBe(0)
     }).pipe(Effect.scoped)
   )
