@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { cpus, loadavg, tmpdir } from "node:os"
 import path from "node:path"
 import * as Cluster from "./cluster.js"
@@ -16,7 +16,8 @@ import { readStatements, resetStatements, type StatementStat } from "./statement
 // statements each request sends come from pg_stat_statements over the same window. Not part of `pnpm bench`; run
 // `node --import tsx bench/http/profile.ts`. Environment: PROFILE_LOADS (default getCustomer,fund; any of
 // health, getCustomer, listCustomers, createCustomer, fund), PROFILE_SECONDS (default 10), PROFILE_INTERVAL_US
-// (sampling interval, default 250), PROFILE_TOP (lines per list, default 20), BENCH_DATABASE_URL, BENCH_PG_BIN.
+// (sampling interval, default 250), PROFILE_TOP (lines per list, default 20), PROFILE_OUT (a path to keep the
+// server's .cpuprofile at), BENCH_DATABASE_URL, BENCH_PG_BIN.
 
 const seconds = envNumber("PROFILE_SECONDS", 10)
 const intervalMicros = Math.round(envNumber("PROFILE_INTERVAL_US", 250))
@@ -94,7 +95,10 @@ const main = async () => {
   await server.stop()
   const file = (await readdir(profileDir)).find((name) => name.endsWith(".cpuprofile"))
   if (file === undefined) throw new Error("the server wrote no .cpuprofile")
-  const profile = JSON.parse(await readFile(path.join(profileDir, file), "utf8")) as CpuProfile
+  const profileFile = path.join(profileDir, file)
+  const keep = process.env["PROFILE_OUT"]
+  if (keep !== undefined && keep !== "") await copyFile(profileFile, keep)
+  const profile = JSON.parse(await readFile(profileFile, "utf8")) as CpuProfile
   const whole = span(profile)
   for (const run of measured) {
     const inside = run.window.fromMicros >= whole.fromMicros && run.window.toMicros <= whole.toMicros

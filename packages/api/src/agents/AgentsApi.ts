@@ -3,7 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { Agent, AgentDeviceCode, AgentErrors, AgentPolicy, Customer } from "@payrail/core"
+import { Agent, AgentDeviceCode, AgentErrors, AgentPolicy, Customer, SchemaClass } from "@payrail/core"
 import { CustomersApi } from "../customers/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery } from "../kernel/index.js"
 import { PricingErrorBodies } from "../payments/index.js"
@@ -50,7 +50,7 @@ export const AgentListParams = reportFieldErrors(
 )
 
 /** The answer of `POST /agents` (the reference's `AgentCreateResponse`): the agent and its first device code. */
-export class AgentCreateResponse extends Schema.Class<AgentCreateResponse>("AgentCreateResponse")(
+export class AgentCreateResponse extends SchemaClass.Class<AgentCreateResponse>("AgentCreateResponse")(
   { agent: Agent.Agent, deviceCode: AgentDeviceCode.AgentDeviceCode },
   HttpApiSchema.annotations({ status: 201 })
 ) {}

@@ -1,5 +1,5 @@
 import { Option, Schema } from "effect"
-import { AuthMethod, SignedRequest, type SignedRetry, WalletErrors } from "@payrail/core"
+import { AuthMethod, SchemaClass, SignedRequest, type SignedRetry, WalletErrors } from "@payrail/core"
 import { wire } from "./ErrorBody.js"
 
 // The contract every signed-retry endpoint shares, whatever its context (wallets, customers, quotes): the wallet
@@ -54,13 +54,12 @@ const challengeFields = {
  * 202 of a signed retry's first leg naming the credential type (credential add and revoke, OTP verify, session
  * revoke): `{type, payloadToSign, requestId, expiresAt}`.
  */
-export class AuthSignedRequestChallenge extends Schema.Class<AuthSignedRequestChallenge>("AuthSignedRequestChallenge")(
-  { type: AuthMethod.AuthMethodType, ...challengeFields },
-  { identifier: "AuthSignedRequestChallenge" }
-) {}
+export class AuthSignedRequestChallenge extends SchemaClass.Class<AuthSignedRequestChallenge>(
+  "AuthSignedRequestChallenge"
+)({ type: AuthMethod.AuthMethodType, ...challengeFields }, { identifier: "AuthSignedRequestChallenge" }) {}
 
 /** 202 of a signed retry's first leg without a credential type (session refresh, wallet export). */
-export class SignedRequestChallenge extends Schema.Class<SignedRequestChallenge>("SignedRequestChallenge")(
+export class SignedRequestChallenge extends SchemaClass.Class<SignedRequestChallenge>("SignedRequestChallenge")(
   challengeFields,
   { identifier: "SignedRequestChallenge" }
 ) {}
@@ -70,10 +69,9 @@ export class SignedRequestChallenge extends Schema.Class<SignedRequestChallenge>
  * request. Declared where the spec lists it; Payrail settles every wallet operation before answering, so no
  * operation returns it yet.
  */
-export class WalletOperationProcessing extends Schema.Class<WalletOperationProcessing>("WalletOperationProcessing")(
-  { status: Schema.Literal("PROCESSING"), message: Schema.String },
-  { identifier: "WalletOperationProcessing" }
-) {}
+export class WalletOperationProcessing extends SchemaClass.Class<WalletOperationProcessing>(
+  "WalletOperationProcessing"
+)({ status: Schema.Literal("PROCESSING"), message: Schema.String }, { identifier: "WalletOperationProcessing" }) {}
 
 /**
  * The challenge body of a stored request, with its `type`. A request issued without one (never for these

@@ -2,7 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest } from "@payrail/core"
+import { FieldFormat, Ledger, PaymentErrors, Quote, QuoteRequest, SchemaClass } from "@payrail/core"
 import { ExternalAccountsApi, InternalAccountsApi } from "../accounts/index.js"
 import { ErrorBody, FieldErrorReport, ListQuery, SignedRetryContract } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
@@ -66,13 +66,15 @@ const quoteList = ListResponse(Quote.Quote, "QuoteListResponse")
  * `scaChallenge`, `paymentInstructions` withheld until it is authorized), answered 202 (docs/sca.md). Its `status` and
  * `source` are narrowed, so the create endpoint's response union (this member first) matches exactly such quotes.
  */
-export class QuoteAwaitingAuthorization extends Schema.Class<QuoteAwaitingAuthorization>("QuoteAwaitingAuthorization")(
+export class QuoteAwaitingAuthorization extends SchemaClass.Class<QuoteAwaitingAuthorization>(
+  "QuoteAwaitingAuthorization"
+)(
   {
     ...Quote.Quote.fields,
     status: Schema.Literal("PENDING_AUTHORIZATION"),
     source: Quote.QuoteSource.members[1]
   },
-  [{ description: "A real-time funded quote waiting for strong customer authentication (202)" }]
+  { description: "A real-time funded quote waiting for strong customer authentication (202)" }
 ) {}
 
 /** Quotes: price a payment (same- or cross-currency), read it, execute it. */

@@ -3,7 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
-import { DelegatedKey, DelegatedKeyErrors, FieldFormat, InternalAccount } from "@payrail/core"
+import { DelegatedKey, DelegatedKeyErrors, FieldFormat, InternalAccount, SchemaClass } from "@payrail/core"
 import { InternalAccountsApi } from "../accounts/index.js"
 import { ErrorBody, FieldErrorReport, SignedRetryContract } from "../kernel/index.js"
 import { Authentication } from "../platforms/index.js"
@@ -25,7 +25,7 @@ export const DelegatedKeyExistsBody = wire(
 const CreatedKey = DelegatedKey.DelegatedKey.annotations(HttpApiSchema.annotations({ status: 201 }))
 
 /** `GET /auth/delegated-keys`: unpaginated, as the reference's list. */
-export class DelegatedKeyListResponse extends Schema.Class<DelegatedKeyListResponse>("DelegatedKeyListResponse")({
+export class DelegatedKeyListResponse extends SchemaClass.Class<DelegatedKeyListResponse>("DelegatedKeyListResponse")({
   data: Schema.Array(DelegatedKey.DelegatedKey)
 }) {}
 

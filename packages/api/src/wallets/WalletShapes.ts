@@ -4,6 +4,7 @@ import {
   AuthSession,
   InternalAccount,
   type Logins,
+  SchemaClass,
   type SessionGrants,
   SignedRequest as SignedRequests,
   type WalletExports
@@ -14,7 +15,7 @@ import {
  * otpEncryptionTargetBundle?}`. The passkey's stored key and the OAuth identity are never part of it;
  * `otpEncryptionTargetBundle` is set only on the answer of an OTP credential's `challenge`.
  */
-export class AuthMethodView extends Schema.Class<AuthMethodView>("AuthMethodView")(
+export class AuthMethodView extends SchemaClass.Class<AuthMethodView>("AuthMethodView")(
   {
     id: AuthMethod.AuthMethodId,
     accountId: InternalAccount.InternalAccountId,
@@ -37,7 +38,7 @@ export class AuthMethodView extends Schema.Class<AuthMethodView>("AuthMethodView
  * encryptedSessionSigningKey?}`. Its key is never shown; `encryptedSessionSigningKey` only on the answer that created
  * the session in the legacy (uncompressed `clientPublicKey`) flow, never in a list.
  */
-export class AuthSessionView extends Schema.Class<AuthSessionView>("AuthSessionView")(
+export class AuthSessionView extends SchemaClass.Class<AuthSessionView>("AuthSessionView")(
   {
     id: AuthSession.AuthSessionId,
     accountId: InternalAccount.InternalAccountId,
@@ -52,7 +53,7 @@ export class AuthSessionView extends Schema.Class<AuthSessionView>("AuthSessionV
 ) {}
 
 /** 200 of a passkey's `challenge`: the WebAuthn challenge (lowercase hex, used as UTF-8 bytes), single use. */
-export class PasskeyAuthChallenge extends Schema.Class<PasskeyAuthChallenge>("PasskeyAuthChallenge")(
+export class PasskeyAuthChallenge extends SchemaClass.Class<PasskeyAuthChallenge>("PasskeyAuthChallenge")(
   {
     challenge: Schema.String,
     requestId: SignedRequests.SignedRequestId,
@@ -62,7 +63,7 @@ export class PasskeyAuthChallenge extends Schema.Class<PasskeyAuthChallenge>("Pa
 ) {}
 
 /** 200 of an export's signed retry: the wallet's secret sealed to the request's `clientPublicKey`. */
-export class ExportedWalletView extends Schema.Class<ExportedWalletView>("ExportedWalletView")(
+export class ExportedWalletView extends SchemaClass.Class<ExportedWalletView>("ExportedWalletView")(
   {
     id: InternalAccount.InternalAccountId,
     encryptedWalletCredentials: Schema.String.annotations({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { InternalAccountId } from "./InternalAccount.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `AuthMethod:<uuid>`: a credential of an embedded wallet. */
 export const AuthMethodId = ResourceId.make("AuthMethod")
@@ -30,7 +30,7 @@ export type OauthIdentity = typeof OauthIdentity.Type
  * `passkey` are set on passkeys only, `oauth` on `OAUTH` only; neither `passkey` nor `oauth` is ever shown on the
  * wire.
  */
-export class AuthMethod extends Schema.Class<AuthMethod>("AuthMethod")({
+export class AuthMethod extends SchemaClass.Class<AuthMethod>("AuthMethod")({
   id: AuthMethodId,
   accountId: InternalAccountId,
   type: AuthMethodType,

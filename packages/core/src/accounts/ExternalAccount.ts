@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { ExternalAccountStatus, OwnershipType } from "./ExternalAccountStatus.js"
 import { BeneficiaryVerificationStatus, BeneficiaryVerifiedData } from "./NameVerificationProvider.js"
 import { Customer } from "../customers/index.js"
-import { Currency, ResourceId } from "../kernel/index.js"
+import { Currency, ResourceId, SchemaClass } from "../kernel/index.js"
 import { ExternalAccountInfo } from "@payrail/account-formats"
 
 /** `ExternalAccount:<uuid>`: a bank account, wallet or Lightning destination outside the service. */
@@ -13,7 +13,7 @@ export type ExternalAccountId = typeof ExternalAccountId.Type
  * An external account as the API returns it. `customerId` is absent for the platform's own accounts.
  * `defaultUmaDepositAccount` is true on at most one account per customer.
  */
-export class ExternalAccount extends Schema.Class<ExternalAccount>("ExternalAccount")({
+export class ExternalAccount extends SchemaClass.Class<ExternalAccount>("ExternalAccount")({
   id: ExternalAccountId,
   customerId: Schema.optional(Customer.CustomerId),
   status: ExternalAccountStatus,

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Customer } from "../customers/index.js"
-import { Currency, Money, ResourceId } from "../kernel/index.js"
+import { Currency, Money, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `InternalAccount:<uuid>`: a balance held by the service, in the ledger. */
 export const InternalAccountId = ResourceId.make("InternalAccount")
@@ -17,7 +17,7 @@ export type InternalAccountStatus = typeof InternalAccountStatus.Type
  * An internal account as stored: who owns it (a customer, or the platform when `customerId` is absent), its
  * currency and type. Balances live in the ledger under the same id.
  */
-export class InternalAccount extends Schema.Class<InternalAccount>("InternalAccountRecord")({
+export class InternalAccount extends SchemaClass.Class<InternalAccount>("InternalAccountRecord")({
   id: InternalAccountId,
   customerId: Schema.optional(Customer.CustomerId),
   type: InternalAccountType,

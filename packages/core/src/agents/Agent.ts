@@ -1,7 +1,7 @@
 import { type DateTime, Schema } from "effect"
 import { Customer } from "../customers/index.js"
 import { FieldFormat } from "@payrail/account-formats"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
 import { AgentPolicy } from "./AgentPolicy.js"
 
@@ -15,7 +15,7 @@ export type AgentId = typeof AgentId.Type
  * sandbox can advance); `dailyResetDate` is the date the daily counters next start from zero and
  * `monthlyResetMonth` (`YYYY-MM`) the month the monthly one does.
  */
-export class AgentUsage extends Schema.Class<AgentUsage>("AgentUsage")({
+export class AgentUsage extends SchemaClass.Class<AgentUsage>("AgentUsage")({
   dailyTransactionCount: Schema.Int,
   dailySpend: Schema.Int,
   dailyResetDate: Schema.String,
@@ -24,7 +24,7 @@ export class AgentUsage extends Schema.Class<AgentUsage>("AgentUsage")({
 }) {}
 
 /** The reference's `Agent`: its profile, policy and current usage. */
-export class Agent extends Schema.Class<Agent>("Agent")({
+export class Agent extends SchemaClass.Class<Agent>("Agent")({
   id: AgentId,
   name: Schema.String,
   customerId: Customer.CustomerId,

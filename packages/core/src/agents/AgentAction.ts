@@ -1,6 +1,6 @@
 import { type DateTime, Schema } from "effect"
 import { Customer } from "../customers/index.js"
-import { Currency, ResourceId } from "../kernel/index.js"
+import { Currency, ResourceId, SchemaClass } from "../kernel/index.js"
 import { Quote, Transaction } from "../payments/index.js"
 import type { Platform } from "../platforms/index.js"
 import { AgentId } from "./Agent.js"
@@ -52,7 +52,7 @@ export type AgentTransferDetails = typeof AgentTransferDetails.Type
  * before execution), `rejectionReason` only when `REJECTED`, `failureReason` only when `FAILED`. `expiresAt` is when
  * a pending action fails unapproved: the quote's expiry, or the transfer approval window.
  */
-export class AgentAction extends Schema.Class<AgentAction>("AgentAction")({
+export class AgentAction extends SchemaClass.Class<AgentAction>("AgentAction")({
   id: AgentActionId,
   agentId: AgentId,
   customerId: Customer.CustomerId,

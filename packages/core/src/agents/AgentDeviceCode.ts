@@ -2,6 +2,7 @@ import { type DateTime, Duration, Schema } from "effect"
 import type { Platform } from "../platforms/index.js"
 import { AgentId } from "./Agent.js"
 import { AgentPolicy } from "./AgentPolicy.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /**
  * How long a device code can be redeemed after it is issued: one hour of the platform's clock. The platform shows
@@ -18,7 +19,7 @@ export const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 export const prefix = "PAYRAIL-AGENT-"
 
 /** The reference's `AgentDeviceCode`: the code in clear, shown once, and whether it was redeemed. */
-export class AgentDeviceCode extends Schema.Class<AgentDeviceCode>("AgentDeviceCode")({
+export class AgentDeviceCode extends SchemaClass.Class<AgentDeviceCode>("AgentDeviceCode")({
   code: Schema.String,
   agentId: AgentId,
   expiresAt: Schema.DateTimeUtc,
@@ -26,7 +27,7 @@ export class AgentDeviceCode extends Schema.Class<AgentDeviceCode>("AgentDeviceC
 }) {}
 
 /** The answer of `GET /agents/device-codes/{code}/status` (the reference's `AgentDeviceCodeStatusResponse`). */
-export class AgentDeviceCodeStatus extends Schema.Class<AgentDeviceCodeStatus>("AgentDeviceCodeStatusResponse")({
+export class AgentDeviceCodeStatus extends SchemaClass.Class<AgentDeviceCodeStatus>("AgentDeviceCodeStatusResponse")({
   code: Schema.String,
   redeemed: Schema.Boolean
 }) {}
@@ -35,7 +36,7 @@ export class AgentDeviceCodeStatus extends Schema.Class<AgentDeviceCodeStatus>("
  * The answer of `POST /agents/device-codes/{code}/redeem` (the reference's `AgentDeviceCodeRedeemResponse`): the
  * access token (`gat_` and 40 hex digits), shown this once and stored only as a hash, and the policy it acts under.
  */
-export class AgentDeviceCodeRedeemResponse extends Schema.Class<AgentDeviceCodeRedeemResponse>(
+export class AgentDeviceCodeRedeemResponse extends SchemaClass.Class<AgentDeviceCodeRedeemResponse>(
   "AgentDeviceCodeRedeemResponse"
 )({
   agentId: AgentId,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Currency, ResourceId } from "../kernel/index.js"
+import { Currency, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /**
  * A debit card issued to a customer against one internal account (its funding source). The wire form carries our
@@ -36,7 +36,7 @@ export const IssuedDetails = Schema.Struct({
 export type IssuedDetails = typeof IssuedDetails.Type
 
 /** A card as stored and served (the secret the issuer keeps for it is in `StoredCard`, never here). */
-export class Card extends Schema.Class<Card>("CardRecord")({
+export class Card extends SchemaClass.Class<Card>("CardRecord")({
   id: CardId,
   customerId: Schema.String,
   platformCustomerId: Schema.optional(Schema.String),

@@ -1,5 +1,5 @@
 import { type DateTime, Schema } from "effect"
-import { Money, ResourceId } from "../kernel/index.js"
+import { Money, ResourceId, SchemaClass } from "../kernel/index.js"
 import { CardId } from "./Card.js"
 
 /**
@@ -67,7 +67,7 @@ export const PullSummary = Schema.Struct({
 }).annotations({ identifier: "CardPullSummary" })
 export type PullSummary = typeof PullSummary.Type
 
-export class CardTransaction extends Schema.Class<CardTransaction>("CardTransaction")({
+export class CardTransaction extends SchemaClass.Class<CardTransaction>("CardTransaction")({
   id: CardTransactionId,
   type: Schema.Literal("CARD"),
   kind: CardTransactionKind,

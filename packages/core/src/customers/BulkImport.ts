@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { FieldError, PlatformId, ResourceId } from "../kernel/index.js"
+import { FieldError, PlatformId, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Job:<uuid>`: a bulk customer import, named as the reference API names it. */
 export const BulkImportId = ResourceId.make("Job").annotations({
@@ -33,7 +33,7 @@ export type BulkImportProgress = typeof BulkImportProgress.Type
  * `UMA_ADDRESS_EXISTS`), and `details` the row's `line` in the file, the first failing `field` (a column name), and
  * for `INVALID_INPUT` every failing column in `errors`.
  */
-export class BulkImportError extends Schema.Class<BulkImportError>("BulkCustomerImportErrorEntry")({
+export class BulkImportError extends SchemaClass.Class<BulkImportError>("BulkCustomerImportErrorEntry")({
   correlationId: Schema.String,
   code: Schema.String,
   reason: Schema.String,
@@ -46,7 +46,7 @@ export class BulkImportError extends Schema.Class<BulkImportError>("BulkCustomer
 }) {}
 
 /** A bulk import as stored: its counts, the file's header, and how far its batches went. */
-export class BulkImport extends Schema.Class<BulkImport>("BulkImport")({
+export class BulkImport extends SchemaClass.Class<BulkImport>("BulkImport")({
   id: BulkImportId,
   platformId: PlatformId.PlatformId,
   status: BulkImportStatus,
@@ -69,7 +69,7 @@ export const BulkImportRow = Schema.Struct({ line: Schema.Int, cells: Schema.Arr
 export type BulkImportRow = typeof BulkImportRow.Type
 
 /** `202` of `POST /customers/bulk/csv`: the new import's id and status. */
-export class BulkImportAccepted extends Schema.Class<BulkImportAccepted>("BulkCustomerImportJobAccepted")({
+export class BulkImportAccepted extends SchemaClass.Class<BulkImportAccepted>("BulkCustomerImportJobAccepted")({
   jobId: BulkImportId,
   status: Schema.Literal("PENDING", "PROCESSING")
 }) {}
@@ -78,7 +78,7 @@ export class BulkImportAccepted extends Schema.Class<BulkImportAccepted>("BulkCu
  * An import as `GET /customers/bulk/jobs/{jobId}` shows it: status, progress, one page of the failed rows (by line;
  * `errorsNextCursor` continues), and when it finished.
  */
-export class BulkImportView extends Schema.Class<BulkImportView>("BulkCustomerImportJob")({
+export class BulkImportView extends SchemaClass.Class<BulkImportView>("BulkCustomerImportJob")({
   jobId: BulkImportId,
   status: BulkImportStatus,
   progress: BulkImportProgress,

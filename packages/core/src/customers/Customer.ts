@@ -5,7 +5,7 @@ import { EndUserTermsConsent } from "./EndUserTerms.js"
 import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
 import { CountryCode } from "@payrail/account-formats"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Customer:<uuid>`. */
 export const CustomerId = ResourceId.make("Customer")
@@ -31,7 +31,7 @@ const common = {
  * An individual customer as the API returns it. The tax `identifier` is write-only: it is stored but never part
  * of this record, so it cannot leak through responses, events or logs.
  */
-export class IndividualCustomer extends Schema.Class<IndividualCustomer>("IndividualCustomer")({
+export class IndividualCustomer extends SchemaClass.Class<IndividualCustomer>("IndividualCustomer")({
   id: CustomerId,
   customerType: Schema.Literal("INDIVIDUAL"),
   ...common,
@@ -44,7 +44,7 @@ export class IndividualCustomer extends Schema.Class<IndividualCustomer>("Indivi
 }) {}
 
 /** A business customer as the API returns it. */
-export class BusinessCustomer extends Schema.Class<BusinessCustomer>("BusinessCustomer")({
+export class BusinessCustomer extends SchemaClass.Class<BusinessCustomer>("BusinessCustomer")({
   id: CustomerId,
   customerType: Schema.Literal("BUSINESS"),
   ...common,

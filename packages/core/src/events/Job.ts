@@ -1,5 +1,5 @@
 import { type DateTime, type Duration, Schema } from "effect"
-import { PlatformId, ResourceId } from "../kernel/index.js"
+import { PlatformId, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Job:<uuid>`: one durable piece of delayed work. */
 export const JobId = ResourceId.make("Job")
@@ -17,7 +17,7 @@ export const JobPayload = Schema.Record({ key: Schema.String, value: Schema.Unkn
 export type JobPayload = typeof JobPayload.Type
 
 /** A job as stored. */
-export class Job extends Schema.Class<Job>("Job")({
+export class Job extends SchemaClass.Class<Job>("Job")({
   id: JobId,
   kind: Schema.String,
   payload: JobPayload,

@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { DomainEvent, PlatformId, ResourceId, Timestamp } from "../kernel/index.js"
+import { DomainEvent, PlatformId, ResourceId, SchemaClass, Timestamp } from "../kernel/index.js"
 
 /** `WebhookDelivery:<uuid>`: the delivery of one event to one endpoint. */
 export const WebhookDeliveryId = ResourceId.make("WebhookDelivery")
@@ -15,7 +15,7 @@ export const DeliveryStatus = Schema.Literal("PENDING", "DELIVERED", "FAILED", "
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
 /** The delivery of one outbox event to one endpoint URL, with the outcome of its latest attempt. */
-export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDelivery")({
+export class WebhookDelivery extends SchemaClass.Class<WebhookDelivery>("WebhookDelivery")({
   id: WebhookDeliveryId,
   platformId: PlatformId.PlatformId,
   eventId: DomainEvent.EventId,

@@ -1,5 +1,5 @@
 import { DateTime, Duration, Effect, Encoding, Either, Option, Redacted, Schema } from "effect"
-import { Ids, PlatformId } from "../kernel/index.js"
+import { Ids, PlatformId, SchemaClass } from "../kernel/index.js"
 
 /** The prefix Standard Webhooks gives a signing secret: `whsec_` followed by the base64 of the key. */
 export const prefix = "whsec_"
@@ -16,7 +16,7 @@ export const defaultOverlap: Duration.Duration = Duration.hours(24)
  * secret is rotated out: until then it signs beside its successor, so receivers can switch without losing a
  * delivery.
  */
-export class WebhookSecret extends Schema.Class<WebhookSecret>("WebhookSecret")({
+export class WebhookSecret extends SchemaClass.Class<WebhookSecret>("WebhookSecret")({
   platformId: PlatformId.PlatformId,
   secret: Schema.Redacted(Schema.String),
   createdAt: Schema.DateTimeUtc,

@@ -1,5 +1,5 @@
 import { DateTime, Option, Schema } from "effect"
-import { Currency, PlatformId } from "../kernel/index.js"
+import { Currency, PlatformId, SchemaClass } from "../kernel/index.js"
 import { Platform } from "../platforms/index.js"
 
 /**
@@ -32,7 +32,7 @@ export type AmountToSend = typeof AmountToSend.Type
  * An invitation as stored: the inviting platform (and its environment: a code is claimable only from a platform of
  * the same environment), the addresses, the display fields, and the times of each change.
  */
-export class Invitation extends Schema.Class<Invitation>("InvitationRecord")({
+export class Invitation extends SchemaClass.Class<Invitation>("InvitationRecord")({
   code: InvitationCode,
   platformId: PlatformId.PlatformId,
   environment: Platform.Environment,

@@ -1,7 +1,8 @@
 import { Option, Schema } from "effect"
+import * as SchemaClass from "./SchemaClass.js"
 
 /** A currency as the API shows it: `{code, name, decimals, symbol?}`; amounts are integers in `10^-decimals` units. */
-export class Currency extends Schema.Class<Currency>("Currency")({
+export class Currency extends SchemaClass.Class<Currency>("Currency")({
   code: Schema.String,
   name: Schema.String,
   decimals: Schema.Int.pipe(Schema.nonNegative()),

@@ -2,6 +2,7 @@ import { DateTime, Effect, Schema } from "effect"
 import { Ids } from "./Ids.js"
 import * as ResourceId from "./ResourceId.js"
 import { PlatformId } from "./PlatformId.js"
+import * as SchemaClass from "./SchemaClass.js"
 
 /** `Webhook:<uuid>`: the id a receiver uses to de-duplicate deliveries of one event. */
 export const EventId = ResourceId.make("Webhook")
@@ -11,7 +12,7 @@ export type EventId = typeof EventId.Type
  * Something that happened to a platform's resources, recorded in the outbox in the same unit of work as the
  * change itself. `data` is the resource in its encoded (wire) form, so a delivery needs no further lookups.
  */
-export class DomainEvent extends Schema.Class<DomainEvent>("DomainEvent")({
+export class DomainEvent extends SchemaClass.Class<DomainEvent>("DomainEvent")({
   id: EventId,
   platformId: PlatformId,
   type: Schema.String,

@@ -1,4 +1,5 @@
 import { Array as Arr, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
+import * as SchemaClass from "./SchemaClass.js"
 
 /** Machine-readable hints about the rule a field broke. All optional; new keys may be added. */
 export const FieldConstraint = Schema.Struct({
@@ -11,7 +12,7 @@ export const FieldConstraint = Schema.Struct({
 export type FieldConstraint = typeof FieldConstraint.Type
 
 /** One invalid field: its dot path (`address.postalCode`, `tags.1`), the rule it broke and a readable message. */
-export class FieldError extends Schema.Class<FieldError>("FieldError")({
+export class FieldError extends SchemaClass.Class<FieldError>("FieldError")({
   field: Schema.String,
   constraint: Schema.optional(FieldConstraint),
   message: Schema.optional(Schema.String)

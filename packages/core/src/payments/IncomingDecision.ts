@@ -1,5 +1,5 @@
 import { DateTime, Duration, Schema } from "effect"
-import { JsonObject } from "../kernel/index.js"
+import { JsonObject, SchemaClass } from "../kernel/index.js"
 import { TransactionId } from "./Transaction.js"
 
 /**
@@ -19,7 +19,7 @@ export type DecidedBy = typeof DecidedBy.Type
  * holds, the deadline after which it fails with `PAYMENT_APPROVAL_TIMED_OUT`, and, once decided, by whom, when and
  * with what (a rejection's `reason`, an approval's `receiverCustomerInfo`).
  */
-export class IncomingDecision extends Schema.Class<IncomingDecision>("IncomingDecision")({
+export class IncomingDecision extends SchemaClass.Class<IncomingDecision>("IncomingDecision")({
   transactionId: TransactionId,
   status: IncomingDecisionStatus,
   deadlineAt: Schema.DateTimeUtc,

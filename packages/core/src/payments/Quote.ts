@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Currency, JsonObject, ResourceId } from "../kernel/index.js"
+import { Currency, JsonObject, ResourceId, SchemaClass } from "../kernel/index.js"
 import { RateDetails } from "./RateDetails.js"
 import { ScaChallenge } from "./ScaChallenge.js"
 import { TransactionId } from "./Transaction.js"
@@ -101,7 +101,7 @@ export type PaymentInstructions = typeof PaymentInstructions.Type
  * that ties them together exactly is in docs/fx-and-fees.md. `customerId` is the customer the quote is for (absent
  * for the platform's own accounts).
  */
-export class Quote extends Schema.Class<Quote>("Quote")({
+export class Quote extends SchemaClass.Class<Quote>("Quote")({
   id: QuoteId,
   status: QuoteStatus,
   createdAt: Schema.DateTimeUtc,

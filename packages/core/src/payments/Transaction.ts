@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { JsonObject, Money, ResourceId } from "../kernel/index.js"
+import { JsonObject, Money, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Transaction:<uuid>`: one money movement as the API reports it (not a database transaction). */
 export const TransactionId = ResourceId.make("Transaction")
@@ -109,7 +109,7 @@ export type Refund = typeof Refund.Type
  * `sentAmount` of the sending currency, `receivedAmount` of the receiving one, `fees` and `platformFees` (a part of
  * `fees`) of the sending one; `exchangeRate` is sending units per receiving unit.
  */
-export class Transaction extends Schema.Class<Transaction>("Transaction")({
+export class Transaction extends SchemaClass.Class<Transaction>("Transaction")({
   id: TransactionId,
   status: TransactionStatus,
   type: TransactionType,

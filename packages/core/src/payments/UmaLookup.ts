@@ -1,5 +1,5 @@
 import { Duration, Schema } from "effect"
-import { Currency, JsonObject, ResourceId } from "../kernel/index.js"
+import { Currency, JsonObject, ResourceId, SchemaClass } from "../kernel/index.js"
 import { PlatformConfig } from "../platforms/index.js"
 
 /** `Lookup:<uuid>`: a receiver lookup, which an UMA quote names as its `lookupId`. */
@@ -34,7 +34,7 @@ export type Receiver = typeof Receiver.Type
  * (`mandatory` ones must come with the quote in `senderCustomerInfo`), who asked (`senderUmaAddress`, `customerId`
  * when given) and until when a quote may use it (`expiresAt`, `lifetime` after `createdAt`). Immutable once stored.
  */
-export class UmaLookup extends Schema.Class<UmaLookup>("UmaLookup")({
+export class UmaLookup extends SchemaClass.Class<UmaLookup>("UmaLookup")({
   id: LookupId,
   receiver: Receiver,
   senderUmaAddress: Schema.optional(Schema.String),

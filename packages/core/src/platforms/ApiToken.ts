@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { PlatformId } from "./Platform.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `ApiToken:<uuid>`. */
 export const ApiTokenId = ResourceId.make("ApiToken")
@@ -14,7 +14,7 @@ export type Permission = typeof Permission.Type
  * An API token of a platform. The client id is the Basic username; only the SHA-256 of the secret is kept
  * (`secretHash`, lowercase hex), so a stolen database does not yield usable credentials.
  */
-export class ApiToken extends Schema.Class<ApiToken>("ApiToken")({
+export class ApiToken extends SchemaClass.Class<ApiToken>("ApiToken")({
   id: ApiTokenId,
   platformId: PlatformId,
   name: Schema.String,

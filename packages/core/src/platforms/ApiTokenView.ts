@@ -1,6 +1,7 @@
 import { Redacted, Schema } from "effect"
 import { type ApiToken, ApiTokenId, Permission } from "./ApiToken.js"
 import type { IssuedToken } from "./Platforms.js"
+import { SchemaClass } from "../kernel/index.js"
 
 const fields = {
   id: ApiTokenId,
@@ -12,10 +13,10 @@ const fields = {
 }
 
 /** An API token as the API shows it: never its secret, nor the secret's hash. */
-export class ApiTokenView extends Schema.Class<ApiTokenView>("ApiToken")(fields) {}
+export class ApiTokenView extends SchemaClass.Class<ApiTokenView>("ApiToken")(fields) {}
 
 /** A token just created, with its secret: the only answer that ever carries it. */
-export class CreatedApiTokenView extends Schema.Class<CreatedApiTokenView>("CreatedApiToken")({
+export class CreatedApiTokenView extends SchemaClass.Class<CreatedApiTokenView>("CreatedApiToken")({
   ...fields,
   clientSecret: Schema.String.annotations({
     description: "The HTTP Basic password of the token. Shown once: it cannot be read again."

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Currency, PlatformId as KernelPlatformId } from "../kernel/index.js"
+import { Currency, PlatformId as KernelPlatformId, SchemaClass } from "../kernel/index.js"
 import { PlatformConfig } from "./PlatformConfig.js"
 
 /** `Platform:<uuid>`: the API client that owns customers, accounts and tokens (the kernel's tenant id). */
@@ -14,7 +14,7 @@ export type Environment = typeof Environment.Type
 export { PlatformConfig, SupportedCurrency } from "./PlatformConfig.js"
 
 /** A platform record. */
-export class Platform extends Schema.Class<Platform>("Platform")({
+export class Platform extends SchemaClass.Class<Platform>("Platform")({
   id: PlatformId,
   name: Schema.String,
   environment: Environment,

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
-import { Currency, JsonObject } from "../kernel/index.js"
+import { Currency, JsonObject, SchemaClass } from "../kernel/index.js"
 
 /** The customer fields a platform can require of a counterparty (the reference's `CustomerInfoFieldName`). */
 export const CustomerInfoFieldName = Schema.Literal(
@@ -48,7 +48,7 @@ export const MinorUnits = Schema.Int.pipe(
  * is checked where a configuration is changed, `PlatformConfigUpdate`). Records stored before the counterparty
  * fields and transaction types existed read as "none required" and "both directions".
  */
-export class SupportedCurrency extends Schema.Class<SupportedCurrency>("SupportedCurrency")({
+export class SupportedCurrency extends SchemaClass.Class<SupportedCurrency>("SupportedCurrency")({
   currencyCode: Currency.CurrencyCode,
   minAmount: MinorUnits,
   maxAmount: MinorUnits,
@@ -116,7 +116,7 @@ export type OauthIssuer = typeof OauthIssuer.Type
  * `passkeyRpId` and `passkeyOrigins` (the WebAuthn relying party passkeys are bound to, and the page origins allowed
  * to use them) and `oauthIssuers` (the OIDC issuers `OAUTH` credentials accept).
  */
-export class EmbeddedWalletConfig extends Schema.Class<EmbeddedWalletConfig>("EmbeddedWalletConfig")({
+export class EmbeddedWalletConfig extends SchemaClass.Class<EmbeddedWalletConfig>("EmbeddedWalletConfig")({
   appName: Schema.optional(FieldFormat.Text(255)),
   otpLength: Schema.optionalWith(OtpLength, { default: () => 6 }),
   alphanumeric: Schema.optionalWith(Schema.Boolean, { default: () => false }),
@@ -143,7 +143,7 @@ export const FixedFee = Schema.Struct({ amount: MinorUnits, currency: Currency.C
 })
 
 /** A platform fee on cross-currency transactions from `sourceCurrency`; both parts zero means no fee. */
-export class FeeConfig extends Schema.Class<FeeConfig>("FeeConfig")({
+export class FeeConfig extends SchemaClass.Class<FeeConfig>("FeeConfig")({
   feeType: FeeType,
   sourceCurrency: FeeSourceCurrency,
   variableFeeBps: Schema.Int.pipe(Schema.between(0, 10_000, { description: "an integer from 0 to 10000" })),
@@ -157,7 +157,7 @@ export const isActiveFee = (fee: FeeConfig): boolean => fee.variableFeeBps > 0 |
  * How the platform is configured: what it supports, where its webhooks go, and the flags verification and
  * counterparty rules depend on. Records stored before `feeConfigs` existed read as having none.
  */
-export class PlatformConfig extends Schema.Class<PlatformConfig>("PlatformConfig")({
+export class PlatformConfig extends SchemaClass.Class<PlatformConfig>("PlatformConfig")({
   supportedCurrencies: Schema.Array(SupportedCurrency),
   isRegulatedFinancialInstitution: Schema.Boolean,
   skipPaperwork: Schema.Boolean,

@@ -1,13 +1,14 @@
 import { Schema } from "effect"
 import { type Platform, PlatformId } from "./Platform.js"
 import { EmbeddedWalletConfig, FeeConfig, SupportedCurrency } from "./PlatformConfig.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /**
  * A platform's configuration as `GET`/`PATCH /config` answer it: the reference's `PlatformConfig` (its `id` is
  * the platform's id, its timestamps the platform record's) plus the flags our rules depend on. Internal settings
  * (the region) are not shown.
  */
-export class PlatformConfigView extends Schema.Class<PlatformConfigView>("PlatformConfig")({
+export class PlatformConfigView extends SchemaClass.Class<PlatformConfigView>("PlatformConfig")({
   id: PlatformId,
   umaDomain: Schema.String,
   proxyUmaSubdomain: Schema.optional(Schema.String),

@@ -1,5 +1,5 @@
 import { type Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
-import { PlatformTime } from "../kernel/index.js"
+import { PlatformTime, SchemaClass } from "../kernel/index.js"
 import { CurrentCaller } from "./Caller.js"
 import type { Platform } from "./Platform.js"
 
@@ -17,7 +17,7 @@ export const AdvanceSeconds = Schema.Int.pipe(
 )
 
 /** A sandbox platform's clock as the API shows it: its current time and how far it runs ahead of real time. */
-export class SandboxClockView extends Schema.Class<SandboxClockView>("SandboxClock")({
+export class SandboxClockView extends SchemaClass.Class<SandboxClockView>("SandboxClock")({
   currentTime: Schema.DateTimeUtc.annotations({
     description: "The platform's time now: what its requests, jobs and webhooks see"
   }),

@@ -1,5 +1,5 @@
 import { type Effect, Schema } from "effect"
-import { Sha256 } from "../kernel/index.js"
+import { SchemaClass, Sha256 } from "../kernel/index.js"
 import { ScaChallenge } from "../payments/index.js"
 
 /** An opt-in factor's enrollment: started (`PENDING`, waiting for its confirmation) or `ACTIVE`. */
@@ -13,7 +13,7 @@ export type EnrollmentStatus = typeof EnrollmentStatus.Type
  * digests, each usable once in place of a code. `id` is the factor's own handle; a passkey's
  * `credentialId` is what `DELETE /sca/factors/{credentialId}` names.
  */
-export class EnrolledFactor extends Schema.Class<EnrolledFactor>("EnrolledFactor")({
+export class EnrolledFactor extends SchemaClass.Class<EnrolledFactor>("EnrolledFactor")({
   id: Schema.String,
   customerId: Schema.String,
   factor: ScaChallenge.ScaFactor,

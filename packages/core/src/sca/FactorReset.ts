@@ -1,6 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { ScaChallenge } from "../payments/index.js"
 import type { LivenessOutcome } from "./LivenessCheck.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /** The reference's 2FA reset statuses; `COMPLETED`, `REJECTED` and `EXPIRED` are terminal. */
 export const ResetStatus = Schema.Literal(
@@ -22,7 +23,7 @@ export const windowHours = 24
  * reviews, `LIVENESS_PASSED` or `REJECTED` by its outcome, completed once liveness passed, `EXPIRED` when its window
  * closes.
  */
-export class FactorReset extends Schema.Class<FactorReset>("FactorReset")({
+export class FactorReset extends SchemaClass.Class<FactorReset>("FactorReset")({
   id: Schema.String,
   customerId: Schema.String,
   factor: ScaChallenge.ScaFactor,

@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { JsonObject } from "../kernel/index.js"
+import { JsonObject, SchemaClass } from "../kernel/index.js"
 import { ScaChallenge } from "../payments/index.js"
 
 /** What a challenge authorizes: an SCA login, a quote's execution, or trusting or untrusting a beneficiary. */
@@ -19,7 +19,7 @@ export const lifetimeMinutes = 5
  * passkey may satisfy keeps its WebAuthn challenge (`passkeyChallenge`, whose UTF-8 bytes the assertion must sign) and
  * the request options and origins shown to the device.
  */
-export class PendingChallenge extends Schema.Class<PendingChallenge>("PendingChallenge")({
+export class PendingChallenge extends SchemaClass.Class<PendingChallenge>("PendingChallenge")({
   id: Schema.String,
   customerId: Schema.String,
   purpose: ChallengePurpose,

@@ -1,12 +1,13 @@
 import { DateTime, Duration, Either, Schema } from "effect"
 import { AccountLocked } from "./ScaErrors.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /**
  * The login-security state of one customer: the cumulative failed SCA attempts, until when the customer is locked
  * out, whether the customer is suspended (locked with no automatic end), and until when its SCA login session lasts.
  * Persisted per customer; a success resets the count.
  */
-export class LoginGuard extends Schema.Class<LoginGuard>("LoginGuard")({
+export class LoginGuard extends SchemaClass.Class<LoginGuard>("LoginGuard")({
   customerId: Schema.String,
   failedAttempts: Schema.Int.pipe(Schema.nonNegative()),
   lockedUntil: Schema.optional(Schema.DateTimeUtc),

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 import {
   ProviderEnvironment,
   StablecoinProviderAccountId,
@@ -28,7 +28,7 @@ export const GridOperationsStatus = Schema.Literal("NOT_ENABLED", "PENDING_APPRO
 export type GridOperationsStatus = typeof GridOperationsStatus.Type
 
 /** A registered stablecoin as the API shows it. */
-export class Stablecoin extends Schema.Class<Stablecoin>("Stablecoin")({
+export class Stablecoin extends SchemaClass.Class<Stablecoin>("Stablecoin")({
   id: StablecoinId,
   name: Schema.String,
   symbol: Schema.String,

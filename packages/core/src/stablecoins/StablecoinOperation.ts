@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 import { StablecoinId } from "./Stablecoin.js"
 import {
   ProviderEnvironment,
@@ -80,7 +80,7 @@ export const OperationDestination = Schema.Struct({
 export type OperationDestination = typeof OperationDestination.Type
 
 /** A stablecoin operation as the API shows it. */
-export class StablecoinOperation extends Schema.Class<StablecoinOperation>("StablecoinOperation")({
+export class StablecoinOperation extends SchemaClass.Class<StablecoinOperation>("StablecoinOperation")({
   id: StablecoinOperationId,
   stablecoinId: StablecoinId,
   operationType: OperationType,

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /**
  * A link between the platform and its account at a stablecoin provider (docs/stablecoins.md): the credentials the
@@ -23,7 +23,9 @@ export const ProviderAccountStatus = Schema.Literal("ACTIVE", "INVALID", "REVOKE
 export type ProviderAccountStatus = typeof ProviderAccountStatus.Type
 
 /** A provider account link as the API shows it. */
-export class StablecoinProviderAccount extends Schema.Class<StablecoinProviderAccount>("StablecoinProviderAccount")({
+export class StablecoinProviderAccount extends SchemaClass.Class<StablecoinProviderAccount>(
+  "StablecoinProviderAccount"
+)({
   id: StablecoinProviderAccountId,
   provider: StablecoinProviderName,
   providerAccountId: Schema.String,

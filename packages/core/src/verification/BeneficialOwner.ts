@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
 import { Customer, CustomerFields, VerificationStatus } from "../customers/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `BeneficialOwner:<uuid>`. */
 export const BeneficialOwnerId = ResourceId.make("BeneficialOwner")
@@ -41,7 +41,7 @@ export type PersonalInfo = typeof PersonalInfo.Type
  * A beneficial owner (or director, officer, control person...) of a business customer. Its `kycStatus` starts
  * `UNVERIFIED` and resolves with the business's verification; `APPROVED` and `REJECTED` are final.
  */
-export class BeneficialOwner extends Schema.Class<BeneficialOwner>("BeneficialOwner")({
+export class BeneficialOwner extends SchemaClass.Class<BeneficialOwner>("BeneficialOwner")({
   id: BeneficialOwnerId,
   customerId: Customer.CustomerId,
   roles: Schema.NonEmptyArray(BeneficialOwnerRole),

@@ -1,5 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { Customer } from "../customers/index.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /** Wrong codes a contact code takes before it is void and a new one must be requested. */
 export const maxFailedAttempts = 5
@@ -22,7 +23,7 @@ export type ContactChannel = typeof ContactChannel.Type
  * code replaces the earlier one): the contact it was sent to, a salted SHA-256 of the code (never the code), until
  * when it can be confirmed, and how many wrong codes it took. `id` tells a code from the one that replaced it.
  */
-export class ContactCode extends Schema.Class<ContactCode>("ContactCode")({
+export class ContactCode extends SchemaClass.Class<ContactCode>("ContactCode")({
   id: Schema.String,
   customerId: Customer.CustomerId,
   channel: ContactChannel,

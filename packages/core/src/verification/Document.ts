@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
 import { BeneficialOwnerId } from "./BeneficialOwner.js"
 import { Customer } from "../customers/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Document:<uuid>`. */
 export const DocumentId = ResourceId.make("Document")
@@ -62,7 +62,7 @@ export const DocumentContentType = Schema.Literal("image/jpeg", "image/png", "ap
 export type DocumentContentType = typeof DocumentContentType.Type
 
 /** A document as the API returns it (the reference's `Document`). The file itself is never part of it. */
-export class Document extends Schema.Class<Document>("Document")({
+export class Document extends SchemaClass.Class<Document>("Document")({
   id: DocumentId,
   documentHolder: DocumentHolderId,
   documentType: DocumentType,

@@ -2,6 +2,7 @@ import { type DateTime, Duration, Schema } from "effect"
 import { Customer } from "../customers/index.js"
 import { PlatformConfig } from "../platforms/index.js"
 import type { Platform } from "../platforms/index.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /** How long a hosted verification link stays usable after it is created: 24 hours of the platform's clock. */
 export const lifetime: Duration.Duration = Duration.hours(24)
@@ -29,7 +30,7 @@ export type CreateKycLinkRequest = typeof CreateKycLinkRequest.Type
  * The answer of `POST /customers/{customerId}/kyc-link` (the reference's `KycLinkResponse`): the absolute URL of
  * the hosted page (single-use: spent when the person submits), when it stops working, and who serves it.
  */
-export class KycLinkResponse extends Schema.Class<KycLinkResponse>("KycLinkResponse")({
+export class KycLinkResponse extends SchemaClass.Class<KycLinkResponse>("KycLinkResponse")({
   kycUrl: Schema.String,
   expiresAt: Schema.DateTimeUtc,
   provider: Provider

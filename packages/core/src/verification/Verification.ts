@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { BeneficialOwnerId } from "./BeneficialOwner.js"
 import { DocumentId, DocumentType } from "./Document.js"
 import { Customer } from "../customers/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Verification:<uuid>`. */
 export const VerificationId = ResourceId.make("Verification")
@@ -60,7 +60,7 @@ export type VerificationResourceId = typeof VerificationResourceId.Type
  * missing or invalid field as the API spells it (`MISSING_FIELD`, `INVALID_FIELD`); `acceptedDocumentTypes` lists
  * the documents that would satisfy a `MISSING_*_DOCUMENT`.
  */
-export class VerificationError extends Schema.Class<VerificationError>("VerificationError")({
+export class VerificationError extends SchemaClass.Class<VerificationError>("VerificationError")({
   resourceId: VerificationResourceId,
   type: VerificationErrorType,
   field: Schema.optional(Schema.String),
@@ -72,7 +72,7 @@ export class VerificationError extends Schema.Class<VerificationError>("Verifica
  * One submission of a customer for verification (`POST /verifications`). Each submission is a new record; the
  * customer's newest is its current one. `errors` is always present: empty unless `RESOLVE_ERRORS`.
  */
-export class Verification extends Schema.Class<Verification>("Verification")({
+export class Verification extends SchemaClass.Class<Verification>("Verification")({
   id: VerificationId,
   customerId: Customer.CustomerId,
   verificationStatus: VerificationStatus,

@@ -1,6 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { AuthMethod, InternalAccount } from "../accounts/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Session:<uuid>`: a wallet session, the right to sign for one embedded wallet until it expires. */
 export const AuthSessionId = ResourceId.make("Session")
@@ -16,7 +16,7 @@ export const defaultLifetimeSeconds = 15 * 60
  * credential that issued it; revoking that credential revokes the session. A session is active while it is neither
  * revoked nor expired.
  */
-export class AuthSession extends Schema.Class<AuthSession>("AuthSession")({
+export class AuthSession extends SchemaClass.Class<AuthSession>("AuthSession")({
   id: AuthSessionId,
   accountId: InternalAccount.InternalAccountId,
   type: AuthMethod.AuthMethodType,

@@ -1,7 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { FieldFormat } from "@payrail/account-formats"
 import { InternalAccount } from "../accounts/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `DelegatedKey:<uuid>`: a server key allowed to sign for an embedded wallet. */
 export const DelegatedKeyId = ResourceId.make("DelegatedKey")
@@ -31,7 +31,7 @@ export const CompressedPublicKey = Schema.String.pipe(
  * wallet's owner authorized it once, with a session stamp. While `ACTIVE` and unexpired, its stamps are accepted for
  * the actions of its `scopes` on that wallet in place of a session's.
  */
-export class DelegatedKey extends Schema.Class<DelegatedKey>("DelegatedKey")({
+export class DelegatedKey extends SchemaClass.Class<DelegatedKey>("DelegatedKey")({
   id: DelegatedKeyId,
   accountId: InternalAccount.InternalAccountId,
   cardId: Schema.optional(Schema.String),

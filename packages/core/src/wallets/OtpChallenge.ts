@@ -1,5 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { AuthMethod } from "../accounts/index.js"
+import { SchemaClass } from "../kernel/index.js"
 
 /** Wrong codes an OTP challenge takes before it is void and a new one must be requested. */
 export const maxFailedAttempts = 5
@@ -9,7 +10,7 @@ export const maxFailedAttempts = 5
  * replaces the old): the digest of the code (never the code), the sealed private key of its HPKE target, when it
  * was issued and until when it can be answered, and how many wrong answers it took.
  */
-export class OtpChallenge extends Schema.Class<OtpChallenge>("OtpChallenge")({
+export class OtpChallenge extends SchemaClass.Class<OtpChallenge>("OtpChallenge")({
   authMethodId: AuthMethod.AuthMethodId,
   codeDigest: Schema.String,
   sealedTargetKey: Schema.String,

@@ -1,6 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { AuthMethod, InternalAccount } from "../accounts/index.js"
-import { ResourceId } from "../kernel/index.js"
+import { ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Request:<uuid>`: a signed-retry challenge, the `requestId` its retry carries in `Request-Id`. */
 export const SignedRequestId = ResourceId.make("Request")
@@ -33,7 +33,7 @@ export type Operation = typeof Operation.Type
  * to (a passkey login). `type` is the credential type the challenge body names (credential and session challenges). A request is
  * consumed once (`consumedAt`), by the retry that performs the operation.
  */
-export class SignedRequest extends Schema.Class<SignedRequest>("SignedRequest")({
+export class SignedRequest extends SchemaClass.Class<SignedRequest>("SignedRequest")({
   id: SignedRequestId,
   accountId: InternalAccount.InternalAccountId,
   operation: Operation,
