@@ -29,7 +29,12 @@ export default tseslint.config(
       "no-restricted-properties": [
         "error",
         { object: "Date", property: "now", message: "Read time from Effect's Clock." },
-        { object: "Math", property: "random", message: "Use the Ids service or Effect's Random." }
+        { object: "Math", property: "random", message: "Use the Ids service or Effect's Random." },
+        {
+          object: "Schema",
+          property: "Class",
+          message: "Use SchemaClass.Class (core's kernel): Schema.Class compiles its validator again on every new."
+        }
       ],
       "no-restricted-syntax": [
         "error",

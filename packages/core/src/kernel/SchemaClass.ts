@@ -22,6 +22,7 @@ export const Class =
   ): ClassOf<Self, Fields> => {
     // `Self` is a type parameter here, so `Schema.Class` answers its conditional type (which tells a class that
     // forgot to name itself); every class made with this one names itself.
+    // eslint-disable-next-line no-restricted-properties -- the one place that builds on Schema.Class
     const Base: ClassOf<Self, Fields> = Schema.Class<Self>(identifier)(fields, annotations) as never
     if (Object.values(fields).some(hasConstructorDefault)) return Base
     let validate: ((props: unknown) => unknown) | undefined
