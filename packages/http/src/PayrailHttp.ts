@@ -71,7 +71,7 @@ import { LookupsHandlers } from "./lookups/index.js"
 import { StablecoinsHandlers } from "./stablecoins/index.js"
 import { BulkImportsHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { Deprecations, DocsPage, ErrorMapping, Idempotency, Isolated, SystemHandlers } from "./kernel/index.js"
+import { Deprecations, DocsPage, ErrorMapping, Idempotency, Isolated, RunToEnd, SystemHandlers } from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
@@ -184,7 +184,8 @@ export const layer = Layer.mergeAll(
   ConsolePage.layer,
   ErrorMapping.layer,
   CallerTime.layer,
-  Deprecations.layer
+  Deprecations.layer,
+  RunToEnd.layer
 ).pipe(
   // Built first, so that it wraps each request inside the error mapping (see `Idempotency.layer`).
   Layer.provide(Idempotency.layer),
