@@ -71,7 +71,15 @@ import { LookupsHandlers } from "./lookups/index.js"
 import { StablecoinsHandlers } from "./stablecoins/index.js"
 import { BulkImportsHandlers } from "./customers/index.js"
 import { WebhooksHandlers } from "./events/index.js"
-import { Deprecations, DocsPage, ErrorMapping, Idempotency, Isolated, RunToEnd, SystemHandlers } from "./kernel/index.js"
+import {
+  Deprecations,
+  DocsPage,
+  ErrorMapping,
+  Idempotency,
+  Isolated,
+  RunToEnd,
+  SystemHandlers
+} from "./kernel/index.js"
 import {
   ExchangeRatesHandlers,
   QuotesHandlers,
