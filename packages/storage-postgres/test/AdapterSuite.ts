@@ -96,7 +96,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "bulk_imports",
             "stablecoin_tokens",
             "event_feed",
-            "active_sessions"
+            "active_sessions",
+            "statement_checks"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })

@@ -14,6 +14,7 @@ import * as TransactionPlanSuite from "./payments/TransactionPlanSuite.js"
 import * as StatementSuite from "./StatementSuite.js"
 import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
 import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
+import * as WriteBehindSuite from "./kernel/WriteBehindSuite.js"
 
 StorageConformance.run("pglite", Pglite.layer())
 
@@ -23,6 +24,7 @@ StatementSuite.register("pglite", Pglite.layer())
 
 StoredRecordsSuite.register("pglite", Pglite.layer())
 UseCaseStatementSuite.register("pglite", Pglite.layer())
+WriteBehindSuite.register("pglite", Pglite.layer())
 TransactionPlanSuite.register("pglite", Pglite.layer())
 JobClaimSuite.register("pglite", Pglite.layer())
 

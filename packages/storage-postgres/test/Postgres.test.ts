@@ -18,6 +18,7 @@ import * as TransactionPlanSuite from "./payments/TransactionPlanSuite.js"
 import * as StatementSuite from "./StatementSuite.js"
 import * as StoredRecordsSuite from "./StoredRecordsSuite.js"
 import * as UseCaseStatementSuite from "./UseCaseStatementSuite.js"
+import * as WriteBehindSuite from "./kernel/WriteBehindSuite.js"
 
 // Without DATABASE_URL every test here is reported as skipped, never as passed.
 describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_URL)", () => {
@@ -29,6 +30,7 @@ describe.skipIf(!Postgres.configured)("storage-postgres on PostgreSQL (DATABASE_
 
   StoredRecordsSuite.register("postgres", Postgres.layer)
   UseCaseStatementSuite.register("postgres", Postgres.layer)
+  WriteBehindSuite.register("postgres", Postgres.layer)
   TransactionPlanSuite.register("postgres", Postgres.layer)
   JobClaimSuite.register("postgres", Postgres.layer)
 

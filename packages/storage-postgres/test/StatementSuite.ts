@@ -332,7 +332,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "ledger.openAccount": 1,
             "ledger.openAccount again": 2,
             "ledger.openAccounts": 1,
-            "ledger.openAccounts again": 2,
+            "ledger.openAccounts again": 1,
             "ledger.openAccounts of none": 0,
             "ledger.post": 1,
             "ledger.confirm": 1,

@@ -3,6 +3,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { AuthMethod, AuthMethodRepo, Errors, InternalAccount, Platform } from "@payrail/core"
 import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 import { record, Returned } from "../internal/rows.js"
 
 const ById = Schema.Struct({ platformId: Platform.PlatformId, id: AuthMethod.AuthMethodId })
@@ -47,14 +48,19 @@ export const make: Effect.Effect<
   SqlClient.SqlClient
 > = Effect.map(SqlClient.SqlClient, (sql) => {
   // One multi-row INSERT for any number of credentials.
-  const insert = SqlSchema.void({
-    Request: Schema.Struct({ platformId: Platform.PlatformId, methods: Schema.NonEmptyArray(AuthMethod.AuthMethod) }),
-    execute: ({ platformId, methods }) =>
-      Effect.flatMap(
-        Effect.forEach(methods, (method) => columnsOf(platformId, method)),
-        (rows) => sql`INSERT INTO auth_methods ${sql.insert(rows)}`
-      )
-  })
+  // Sent with the unit of work's other writes (`WriteBehind`).
+  const insert = (operation: string) =>
+    WriteBehind.encoded(sql, {
+      Request: Schema.Struct({ platformId: Platform.PlatformId, methods: Schema.NonEmptyArray(AuthMethod.AuthMethod) }),
+      operation,
+      steps: ({ platformId, methods }) =>
+        Effect.map(
+          Effect.forEach(methods, (method) => columnsOf(platformId, method)),
+          (rows) => WriteBehind.single("methods", sql`INSERT INTO auth_methods ${sql.insert(rows)}`)
+        )
+    })
+  const insertOne = insert("authMethods.insert")
+  const insertMany = insert("authMethods.insertAll")
 
   // The arbiter of each type's uniqueness rule: the columns and predicate of its unique partial index.
   const conflictTarget = (type: AuthMethod.AuthMethodType) => {
@@ -141,12 +147,9 @@ export const make: Effect.Effect<
   })
 
   return AuthMethodRepo.AuthMethodRepo.of({
-    insert: (platformId, method) =>
-      insert({ platformId, methods: [method] }).pipe(Effect.mapError(Errors.StoreFailure.wrap("authMethods.insert"))),
+    insert: (platformId, method) => insertOne({ platformId, methods: [method] }),
     insertAll: (platformId, methods) =>
-      Arr.isNonEmptyReadonlyArray(methods)
-        ? insert({ platformId, methods }).pipe(Effect.mapError(Errors.StoreFailure.wrap("authMethods.insertAll")))
-        : Effect.void,
+      Arr.isNonEmptyReadonlyArray(methods) ? insertMany({ platformId, methods }) : Effect.void,
     insertUnique: (platformId, method) =>
       insertUnique({ platformId, method }).pipe(
         Effect.map((row): AuthMethodRepo.InsertOutcome => (Option.isSome(row) ? "inserted" : "duplicate")),

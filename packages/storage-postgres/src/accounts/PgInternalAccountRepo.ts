@@ -4,6 +4,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Errors, InternalAccount, InternalAccountRepo, Page, Platform } from "@payrail/core"
 import { Array as Arr, type Context, Effect, Layer, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record } from "../internal/rows.js"
 
@@ -49,28 +50,32 @@ export const make: Effect.Effect<
     return conditions
   }
 
-  // One multi-row INSERT for any number of accounts.
-  const insert = SqlSchema.void({
-    Request: Schema.Struct({
-      platformId: Platform.PlatformId,
-      accounts: Schema.NonEmptyArray(InternalAccount.InternalAccount)
-    }),
-    execute: ({ platformId, accounts }) =>
-      Effect.flatMap(
-        Effect.forEach(accounts, (account) =>
-          Effect.map(jsonText(account), (json) => ({
-            id: account.id,
-            platform_id: platformId,
-            customer_id: account.customerId ?? null,
-            type: account.type,
-            currency: account.currency,
-            record: json,
-            created_at: account.createdAt
-          }))
-        ),
-        (rows) => sql`INSERT INTO internal_accounts ${sql.insert(rows)}`
-      )
-  })
+  // One multi-row INSERT for any number of accounts, sent with the unit of work's other writes (`WriteBehind`).
+  const insert = (operation: string) =>
+    WriteBehind.encoded(sql, {
+      Request: Schema.Struct({
+        platformId: Platform.PlatformId,
+        accounts: Schema.NonEmptyArray(InternalAccount.InternalAccount)
+      }),
+      operation,
+      steps: ({ platformId, accounts }) =>
+        Effect.map(
+          Effect.forEach(accounts, (account) =>
+            Effect.map(jsonText(account), (json) => ({
+              id: account.id,
+              platform_id: platformId,
+              customer_id: account.customerId ?? null,
+              type: account.type,
+              currency: account.currency,
+              record: json,
+              created_at: account.createdAt
+            }))
+          ),
+          (rows) => WriteBehind.single("accounts", sql`INSERT INTO internal_accounts ${sql.insert(rows)}`)
+        )
+    })
+  const insertOne = insert("internalAccounts.insert")
+  const insertMany = insert("internalAccounts.insertAll")
 
   const findById = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, id: InternalAccount.InternalAccountId }),
@@ -109,15 +114,10 @@ export const make: Effect.Effect<
   })
 
   return InternalAccountRepo.InternalAccountRepo.of({
-    insert: (platformId, account) =>
-      insert({ platformId, accounts: [account] }).pipe(
-        Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insert"))
-      ),
+    insert: (platformId, account) => insertOne({ platformId, accounts: [account] }),
 
     insertAll: (platformId, accounts) =>
-      Arr.isNonEmptyReadonlyArray(accounts)
-        ? insert({ platformId, accounts }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.insertAll")))
-        : Effect.void,
+      Arr.isNonEmptyReadonlyArray(accounts) ? insertMany({ platformId, accounts }) : Effect.void,
 
     findById: (platformId, id) =>
       findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("internalAccounts.findById"))),

@@ -9,6 +9,7 @@ import { Count, record, Returned } from "../internal/rows.js"
 import { isUniqueViolation, uniqueViolationValue } from "../internal/sqlState.js"
 import { storable, takenAmong } from "../internal/text.js"
 import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 
 const initialVersion = 1
 
@@ -93,42 +94,49 @@ export const make: Effect.Effect<
     return conditions
   }
 
-  // The counter changes in the statement that inserts the customer, so it commits or rolls back with it.
-  const insert = SqlSchema.void({
-    Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Stored }),
-    execute: ({ platformId, stored }) =>
-      Effect.flatMap(
-        columns(stored),
-        (values) => sql`WITH inserted AS (
-            INSERT INTO customers ${sql.insert({ id: stored.customer.id, platform_id: platformId, ...values })}
-            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
-          )
-          INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
-          SELECT platform_id, customer_type, slot, 1 FROM inserted WHERE NOT is_deleted
-          ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + 1`
-      )
-  })
-
-  // `insert` for many rows: one multi-row INSERT, the counters of each (type, slot) raised by the number of its rows
-  // in the same statement (grouped, as one INSERT … ON CONFLICT may change a row only once; in slot order, so
-  // concurrent statements take the counter rows in one order).
-  const insertMany = SqlSchema.void({
-    Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Schema.NonEmptyArray(Stored) }),
-    execute: ({ platformId, stored }) =>
-      Effect.flatMap(
+  // The customers and their counters in one statement (each counter raised by the number of its rows, grouped, as
+  // one INSERT … ON CONFLICT may change a row only once; in slot order, so concurrent statements take the counter
+  // rows in one order), so they commit or roll back together. Sent with the unit of work's other writes
+  // (`WriteBehind`), the customers of every insert of the unit in one INSERT: a counter row is locked from then to
+  // COMMIT only.
+  const steps =
+    (rows: ReadonlyArray<Record<string, unknown>>) =>
+    (name: (step: string) => string): WriteBehind.Steps => {
+      const inserted = name("inserted")
+      return [
+        [
+          inserted,
+          sql`INSERT INTO customers ${sql.insert(rows)}
+            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted`
+        ],
+        [
+          name("counted"),
+          sql`INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
+            SELECT platform_id, customer_type, slot, count(*) FROM ${sql(inserted)} WHERE NOT is_deleted
+            GROUP BY platform_id, customer_type, slot ORDER BY customer_type, slot
+            ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + EXCLUDED.n`
+        ]
+      ]
+    }
+  const insertRows = (operation: string) =>
+    WriteBehind.encodedRows(sql, {
+      Request: Schema.Struct({ platformId: Platform.PlatformId, stored: Schema.NonEmptyArray(Stored) }),
+      operation,
+      key: "customers",
+      rows: ({ platformId, stored }) =>
         Effect.forEach(stored, (one) =>
           Effect.map(columns(one), (values) => ({ id: one.customer.id, platform_id: platformId, ...values }))
         ),
-        (rows) => sql`WITH inserted AS (
-            INSERT INTO customers ${sql.insert(rows)}
-            RETURNING platform_id, customer_type, payrail_customer_count_slot(id) AS slot, is_deleted
-          )
-          INSERT INTO customer_counts AS c (platform_id, customer_type, slot, n)
-          SELECT platform_id, customer_type, slot, count(*) FROM inserted WHERE NOT is_deleted
-          GROUP BY platform_id, customer_type, slot ORDER BY customer_type, slot
-          ON CONFLICT (platform_id, customer_type, slot) DO UPDATE SET n = c.n + EXCLUDED.n`
-      )
-  })
+      steps,
+      recognize: ({ stored }, error) =>
+        isUniqueViolation(error, customersPlatformCustomerIdKey)
+          ? Option.some(
+              Errors.PlatformCustomerIdTaken.of(uniqueViolationValue(error) ?? stored[0].customer.platformCustomerId)
+            )
+          : Option.none()
+    })
+  const insert = insertRows("customers.insert")
+  const insertMany = insertRows("customers.insertMany")
 
   // Through the partial unique index on (platform_id, platform_customer_id) of live customers.
   const takenPlatformCustomerIds = SqlSchema.findAll({
@@ -223,13 +231,7 @@ export const make: Effect.Effect<
 
   return CustomerRepo.CustomerRepo.of({
     insert: (platformId, customer, identifier) =>
-      insert({ platformId, stored: { customer, identifier, version: initialVersion } }).pipe(
-        Effect.mapError((error) =>
-          isUniqueViolation(error, customersPlatformCustomerIdKey)
-            ? Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
-            : Errors.StoreFailure.wrap("customers.insert")(error)
-        )
-      ),
+      insert({ platformId, stored: [{ customer, identifier, version: initialVersion }] }),
 
     insertMany: (platformId, customers) =>
       Effect.forEach(
@@ -246,14 +248,6 @@ export const make: Effect.Effect<
               })
             : Effect.void,
         { discard: true }
-      ).pipe(
-        Effect.mapError((error) =>
-          isUniqueViolation(error, customersPlatformCustomerIdKey)
-            ? Errors.PlatformCustomerIdTaken.of(
-                uniqueViolationValue(error) ?? customers[0]?.customer.platformCustomerId ?? ""
-              )
-            : Errors.StoreFailure.wrap("customers.insertMany")(error)
-        )
       ),
 
     takenPlatformCustomerIds: (platformId, platformCustomerIds) =>

@@ -1,4 +1,4 @@
-import { Predicate } from "effect"
+import { Option, Predicate } from "effect"
 
 /**
  * Whether a statement failed on the unique constraint named `constraint` (SQLSTATE 23505). `pg` and PGlite both
@@ -28,4 +28,17 @@ export const uniqueViolationValue = (error: unknown): string | undefined => {
   if (values === undefined) return undefined
   const comma = values.indexOf(", ")
   return comma < 0 ? values : values.slice(comma + 2)
+}
+
+/** The detail of a failure raised by `payrail_fail(code, detail)` (migration `0040_statement_checks`) with `code`. */
+export const raised = (error: unknown, code: string): Option.Option<string> => {
+  const cause = Predicate.hasProperty(error, "cause") ? error.cause : undefined
+  return Predicate.hasProperty(cause, "code") &&
+    cause.code === "P0001" &&
+    Predicate.hasProperty(cause, "message") &&
+    cause.message === code &&
+    Predicate.hasProperty(cause, "detail") &&
+    typeof cause.detail === "string"
+    ? Option.some(cause.detail)
+    : Option.none()
 }

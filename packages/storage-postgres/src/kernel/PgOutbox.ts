@@ -3,6 +3,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import { DomainEvent, Errors, Outbox, type OutboxPosition, type PlatformId } from "@payrail/core"
 import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 
 const { fields } = DomainEvent.DomainEvent
 
@@ -83,10 +84,14 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
   SqlClient.SqlClient,
   (sql) => {
     // One multi-row INSERT; its rows take their `seq` in the order listed.
-    const append = SqlSchema.void({
-      Request: Schema.NonEmptyArray(DomainEvent.DomainEvent),
-      execute: (events) =>
-        Effect.flatMap(
+    // Sent with the unit of work's other writes (`WriteBehind`), the rows of every append of the unit in one INSERT
+    // so that they take their `seq` in the order appended.
+    const append = (operation: string) =>
+      WriteBehind.encodedRows(sql, {
+        Request: Schema.NonEmptyArray(DomainEvent.DomainEvent),
+        operation,
+        key: "outbox",
+        rows: (events) =>
           Effect.forEach(events, (event) =>
             Effect.map(jsonText(event.data), (data) => ({
               id: event.id,
@@ -96,9 +101,10 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
               data
             }))
           ),
-          (rows) => sql`INSERT INTO outbox ${sql.insert(rows)}`
-        )
-    })
+        steps: (rows) => WriteBehind.single("outbox", sql`INSERT INTO outbox ${sql.insert(rows)}`)
+      })
+    const appendOne = append("outbox.append")
+    const appendMany = append("outbox.appendAll")
 
     const pending = SqlSchema.findAll({
       Request: Schema.Int,
@@ -158,11 +164,8 @@ export const make: Effect.Effect<Context.Tag.Service<Outbox.Outbox>, never, SqlC
 
     return Outbox.Outbox.of({
       feed,
-      append: (event) => append([event]).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.append"))),
-      appendAll: (events) =>
-        Arr.isNonEmptyReadonlyArray(events)
-          ? append(events).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.appendAll")))
-          : Effect.void,
+      append: (event) => appendOne([event]),
+      appendAll: (events) => (Arr.isNonEmptyReadonlyArray(events) ? appendMany(events) : Effect.void),
       pending: (limit) => pending(limit).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.pending"))),
       findById: (id) => findById(id).pipe(Effect.mapError(Errors.StoreFailure.wrap("outbox.findById")))
     })

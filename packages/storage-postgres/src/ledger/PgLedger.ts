@@ -4,6 +4,10 @@ import { Errors, Ledger, type Platform } from "@payrail/core"
 import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
 import { Returned } from "../internal/rows.js"
 import { makePost, unknownAccount } from "../internal/ledgerPosting.js"
+import { raised } from "../internal/sqlState.js"
+import * as WriteBehind from "../internal/writeBehind.js"
+
+const differentSpec = "account_exists_with_different_spec"
 
 // Amounts cross the wire as decimal text both ways (`Schema.BigInt`): `pg` and PGlite would otherwise read `bigint`
 // columns as strings or as lossy JavaScript numbers respectively.
@@ -114,62 +118,50 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
       }
     })
 
-    // One multi-row INSERT; answers the ids it inserted (the others already existed).
-    const insertAccounts = SqlSchema.findAll({
+    // One multi-row INSERT of the accounts not there yet, and a check that refuses one there with another spec:
+    // sent with the unit of work's other writes (`WriteBehind`). The check reads the accounts as the statement
+    // began: every one the INSERT skips, but for one opened by a transaction that committed meanwhile.
+    const insertAccounts = WriteBehind.encoded(sql, {
       Request: Schema.NonEmptyArray(Spec),
-      Result: Returned,
-      execute: (specs) => {
-        const rows = specs.map((spec) => {
-          const opening = spec.guarded ? "0" : null
-          return {
-            id: spec.id,
-            platform_id: spec.platformId,
-            currency: spec.currency,
-            guarded: spec.guarded,
-            posted_minor: opening,
-            pending_debits_minor: opening,
-            pending_credits_minor: opening
-          }
-        })
-        return sql`INSERT INTO ledger_accounts ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING RETURNING id`
-      }
+      operation: "ledger.openAccounts",
+      steps: (specs) =>
+        Effect.succeed((name: (step: string) => string): WriteBehind.Steps => {
+          const rows = specs.map((spec) => {
+            const opening = spec.guarded ? "0" : null
+            return {
+              id: spec.id,
+              platform_id: spec.platformId,
+              currency: spec.currency,
+              guarded: spec.guarded,
+              posted_minor: opening,
+              pending_debits_minor: opening,
+              pending_credits_minor: opening
+            }
+          })
+          const wanted = sql.csv(
+            specs.map((spec) => sql`(${spec.id}, ${spec.platformId}, ${spec.currency}, ${spec.guarded}::boolean)`)
+          )
+          return [
+            [name("accounts"), sql`INSERT INTO ledger_accounts ${sql.insert(rows)} ON CONFLICT (id) DO NOTHING`],
+            [
+              name("checked"),
+              sql`UPDATE ledger_accounts l SET guarded = l.guarded
+                FROM (VALUES ${wanted}) AS w (id, platform_id, currency, guarded)
+                WHERE l.id = w.id AND CASE
+                  WHEN (l.platform_id, l.currency, l.guarded) IS DISTINCT FROM (w.platform_id, w.currency, w.guarded)
+                  THEN payrail_fail(${differentSpec}, l.id) ELSE false END`
+            ]
+          ]
+        }),
+      recognize: (_, error) =>
+        Option.map(raised(error, differentSpec), (accountId) => Ledger.InvalidPosting.of(differentSpec, { accountId }))
     })
-
-    const specsOf = SqlSchema.findAll({
-      Request: Schema.Array(Schema.String),
-      Result: Schema.Struct({
-        id: Schema.String,
-        platform_id: Schema.String,
-        currency: Schema.String,
-        guarded: Schema.Boolean
-      }).pipe(Schema.rename({ platform_id: "platformId" })),
-      execute: (ids) => sql`SELECT id, platform_id, currency, guarded FROM ledger_accounts WHERE id IN ${sql.in(ids)}`
-    })
-
-    const sameSpec = (found: typeof SpecRow.Type, spec: Ledger.LedgerAccount) =>
-      found.platformId === spec.platformId && found.currency === spec.currency && found.guarded === spec.guarded
 
     const openAccounts = (accounts: ReadonlyArray<Ledger.LedgerAccount>) =>
-      Effect.gen(function* () {
-        const valid = yield* Effect.forEach(accounts, (account) => Ledger.validateAccount(account))
-        if (!Arr.isNonEmptyReadonlyArray(valid)) return
-        const inserted = yield* insertAccounts(valid).pipe(
-          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
-        )
-        if (inserted.length === valid.length) return
-        const fresh = new Set(inserted.map((row) => row.id))
-        const existing = valid.filter((account) => !fresh.has(account.id))
-        const found = yield* specsOf(existing.map((account) => account.id)).pipe(
-          Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccounts"))
-        )
-        const byId = new Map(found.map((row) => [row.id, row] as const))
-        for (const account of existing) {
-          const row = byId.get(account.id)
-          if (row === undefined || !sameSpec(row, account)) {
-            return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: account.id })
-          }
-        }
-      })
+      Effect.flatMap(
+        Effect.forEach(accounts, (account) => Ledger.validateAccount(account)),
+        (valid) => (Arr.isNonEmptyReadonlyArray(valid) ? insertAccounts(valid) : Effect.void)
+      )
 
     const specOf = SqlSchema.findOne({
       Request: Schema.String,

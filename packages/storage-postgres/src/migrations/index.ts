@@ -40,6 +40,7 @@ import bulkImports from "./0036_bulk_imports.js"
 import stablecoinTokens from "./0037_stablecoin_tokens.js"
 import eventFeed from "./0038_event_feed.js"
 import activeSessions from "./0039_active_sessions.js"
+import statementChecks from "./0040_statement_checks.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -89,5 +90,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0036_bulk_imports": bulkImports,
   "0037_stablecoin_tokens": stablecoinTokens,
   "0038_event_feed": eventFeed,
-  "0039_active_sessions": activeSessions
+  "0039_active_sessions": activeSessions,
+  "0040_statement_checks": statementChecks
 }

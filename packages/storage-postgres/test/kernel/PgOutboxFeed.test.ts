@@ -20,12 +20,15 @@ describe.skipIf(!Postgres.configured)("Outbox.feed on PostgreSQL (DATABASE_URL)"
         const appended = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
         const early = yield* newEvent("EARLY")
-        // A unit of work that appends first and commits last.
+        // A unit of work that appends first and commits last: it reads its event back (so the append is sent, not
+        // held until the end with the unit's other writes) and goes on.
         const slow = yield* Effect.fork(
           unitOfWork.transaction(
-            Effect.zipRight(
-              Effect.zipRight(outbox.append(early), Deferred.succeed(appended, undefined)),
-              Deferred.await(release)
+            outbox.append(early).pipe(
+              Effect.zipRight(outbox.findById(early.id)),
+              Effect.tap((found) => expect(Option.isSome(found)).toBe(true)),
+              Effect.zipRight(Deferred.succeed(appended, undefined)),
+              Effect.zipRight(Deferred.await(release))
             )
           )
         )
