@@ -11,7 +11,7 @@ const endFailed = Errors.StoreFailure.wrap("the commit or rollback of a unit of 
 /** One outermost unit: its queued writes, and its connection once a statement needed a transaction. */
 class Unit {
   readonly queue = new WriteBehind.Queue()
-  readonly beginning = Effect.unsafeMakeSemaphore(1)
+  readonly turn = Effect.unsafeMakeSemaphore(1)
   connection: SqlConnection.Connection | undefined = undefined
   scope: Scope.CloseableScope | undefined = undefined
 
@@ -50,29 +50,28 @@ export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, nev
       ).pipe(Effect.tapError((error) => Effect.sync(() => unit.fail(WriteBehind.failureOf(writes, error)))))
     }
 
-    // The unit's connection inside its transaction (begun now if it was not), the queued writes sent.
-    const begun = (unit: Unit): Effect.Effect<SqlConnection.Connection, SqlError> => {
-      const ready = unit.connection
-      if (ready !== undefined) return Effect.as(flush(unit, ready), ready)
-      return unit.beginning
-        .withPermits(1)(
-          Effect.suspend(() => {
-            if (unit.connection !== undefined) return Effect.succeed(unit.connection)
-            return Effect.flatMap(Scope.make(), (scope) => {
-              unit.scope = scope
-              return Scope.extend(sql.reserve, scope).pipe(
-                Effect.tap((connection) => connection.executeUnprepared("BEGIN", [], undefined)),
-                Effect.tap((connection) => {
-                  unit.connection = connection
-                }),
-                // The unit cannot commit what it queued: it fails, whatever the effect makes of this statement.
-                Effect.tapError((error) => Effect.sync(() => unit.fail(error)))
-              )
-            })
+    // The unit's connection inside its transaction (begun now if it was not), the queued writes sent. One fiber of
+    // the unit at a time: a fiber whose queued writes another fiber took must not run its next statement before
+    // they are sent.
+    const begun = (unit: Unit): Effect.Effect<SqlConnection.Connection, SqlError> =>
+      unit.turn.withPermits(1)(
+        Effect.suspend(() => {
+          const ready = unit.connection
+          if (ready !== undefined) return Effect.as(flush(unit, ready), ready)
+          return Effect.flatMap(Scope.make(), (scope) => {
+            unit.scope = scope
+            return Scope.extend(sql.reserve, scope).pipe(
+              Effect.tap((connection) => connection.executeUnprepared("BEGIN", [], undefined)),
+              Effect.tap((connection) => {
+                unit.connection = connection
+              }),
+              // The unit cannot commit what it queued: it fails, whatever the effect makes of this statement.
+              Effect.tapError((error) => Effect.sync(() => unit.fail(error))),
+              Effect.tap((connection) => flush(unit, connection))
+            )
           })
-        )
-        .pipe(Effect.tap((connection) => flush(unit, connection)))
-    }
+        })
+      )
 
     // What the unit's statements run on: the transaction's connection, begun by the first of them.
     const lazyConnection = (unit: Unit): SqlConnection.Connection => ({
