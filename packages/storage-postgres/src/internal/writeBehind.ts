@@ -61,13 +61,9 @@ export const single =
 /** The most parameters one statement may bind (PostgreSQL's protocol limit). */
 const maxParameters = 65_535
 
-/**
- * The writes a unit of work has queued and not yet sent, and the failure of the first batch that failed (the unit
- * fails with it, whatever its effect made of the statement that carried it).
- */
+/** The writes a unit of work has queued and not yet sent. */
 export class Queue {
   private queued: Array<Write<unknown>> = []
-  failure: Option.Option<unknown> = Option.none()
 
   get size(): number {
     return this.queued.length
@@ -137,19 +133,19 @@ export const write = <E>(sql: SqlClient.SqlClient, write: Write<E>): Effect.Effe
 
 // Encodes the request with `Request` (a failure is a `StoreFailure` of `operation`), builds the write from its encoded
 // form with `build`, and runs it (`write`).
-const encodedWrite =
-  <A, I, E>(
-    sql: SqlClient.SqlClient,
-    options: {
-      readonly Request: Schema.Schema<A, I>
-      readonly operation: string
-      readonly recognize?: ((request: A, error: SqlError) => Option.Option<E>) | undefined
-    },
-    build: (encoded: I) => Effect.Effect<Pick<Write<E>, "steps" | "merge">, unknown>
-  ) =>
-  (request: A): Effect.Effect<void, E | Errors.StoreFailure> => {
+const encodedWrite = <A, I, E>(
+  sql: SqlClient.SqlClient,
+  options: {
+    readonly Request: Schema.Schema<A, I>
+    readonly operation: string
+    readonly recognize?: ((request: A, error: SqlError) => Option.Option<E>) | undefined
+  },
+  build: (encoded: I) => Effect.Effect<Pick<Write<E>, "steps" | "merge">, unknown>
+): ((request: A) => Effect.Effect<void, E | Errors.StoreFailure>) => {
+  const encode = Schema.encode(options.Request)
+  return (request: A): Effect.Effect<void, E | Errors.StoreFailure> => {
     const { recognize } = options
-    return Schema.encode(options.Request)(request).pipe(
+    return encode(request).pipe(
       Effect.flatMap(build),
       Effect.mapError(Errors.StoreFailure.wrap(options.operation)),
       Effect.flatMap((built) =>
@@ -161,6 +157,7 @@ const encodedWrite =
       )
     )
   }
+}
 
 /**
  * `write` for a request of `Request`'s type, as `SqlSchema.void` does it: the request is encoded at once (a failure

@@ -14,10 +14,12 @@ class Unit {
   readonly turn = Effect.unsafeMakeSemaphore(1)
   connection: SqlConnection.Connection | undefined = undefined
   scope: Scope.CloseableScope | undefined = undefined
+  /** The first failure of its queued writes or of its `BEGIN`: the unit fails with it, whatever its effect made of it. */
+  failure: Option.Option<unknown> = Option.none()
 
   /** Records the unit's failure (the first one is kept). */
   fail(failure: unknown): void {
-    if (Option.isNone(this.queue.failure)) this.queue.failure = Option.some(failure)
+    if (Option.isNone(this.failure)) this.failure = Option.some(failure)
   }
 }
 
@@ -107,7 +109,7 @@ export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, nev
       connection: SqlConnection.Connection,
       exit: Exit.Exit<A, unknown>
     ): Effect.Effect<A, unknown> => {
-      const committing = Exit.isSuccess(exit) && Option.isNone(unit.queue.failure)
+      const committing = Exit.isSuccess(exit) && Option.isNone(unit.failure)
       const outcome: Effect.Effect<void, unknown> = committing
         ? flush(unit, connection).pipe(
             Effect.matchEffect({
@@ -121,9 +123,7 @@ export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, nev
         Effect.catchSomeDefect((defect) =>
           defect instanceof SqlError ? Option.some(Effect.fail(endFailed(defect))) : Option.none()
         ),
-        Effect.zipRight(
-          Effect.suspend(() => Option.match(unit.queue.failure, { onNone: () => exit, onSome: Effect.fail }))
-        )
+        Effect.zipRight(Effect.suspend(() => Option.match(unit.failure, { onNone: () => exit, onSome: Effect.fail })))
       )
     }
 
@@ -141,7 +141,7 @@ export const make: Effect.Effect<Context.Tag.Service<UnitOfWork.UnitOfWork>, nev
           Effect.flatMap((exit): Effect.Effect<A, unknown> => {
             if (unit.connection !== undefined) return end(unit, unit.connection, exit)
             const writes = unit.queue.take()
-            if (Option.isSome(unit.queue.failure)) return Effect.fail(unit.queue.failure.value)
+            if (Option.isSome(unit.failure)) return Effect.fail(unit.failure.value)
             return Exit.isSuccess(exit) && writes.length > 0 ? Effect.zipRight(sendAlone(writes), exit) : exit
           }),
           Effect.ensuring(
