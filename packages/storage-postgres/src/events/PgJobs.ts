@@ -19,6 +19,7 @@ import {
   Stream
 } from "effect"
 import { jsonText } from "../internal/encoding.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 import { decodeRows } from "../internal/rowDecoding.js"
 import { Returned } from "../internal/rows.js"
 import * as PgliteClient from "../PgliteClient.js"
@@ -61,7 +62,8 @@ const iso = DateTime.formatIso
 
 /**
  * `Jobs` on the `jobs` table (migration 0014), with `wakeups` from `wakeups`. Every operation is one statement:
- * `enqueueAll` one multi-row `INSERT … ON CONFLICT DO NOTHING` (de-duplication by the partial unique index);
+ * `enqueueAll` one multi-row `INSERT … ON CONFLICT DO NOTHING` (de-duplication by the partial unique index),
+ * inside a unit of work queued and sent with its other writes (`WriteBehind`, the unit's jobs in one `INSERT`);
  * `claim` one `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)`, so concurrent claims, from any number of
  * processes, never hand out one job twice; each settle an `UPDATE` guarded by the lease token, and `completeAll`
  * one for the whole batch. Timestamps are the
@@ -76,6 +78,25 @@ export const make = (
     // clock advance either sees the job and shifts it, or waits for it and is seen): a caller whose own reading of the
     // offset went stale while it ran (a clock advanced meanwhile) still gets the right real time. Other jobs convert
     // with the caller's offset (`PlatformTime`).
+    // The rows of every job enqueued in one unit of work go in one `INSERT` (sent with the unit's other writes,
+    // `WriteBehind`): a de-duplication key repeated among them keeps the first.
+    const insertJobs = (rows: ReadonlyArray<Record<string, unknown>>) =>
+      WriteBehind.single(
+        "jobs",
+        sql`INSERT INTO jobs (id, kind, payload, platform_id, status, due_at, attempts, deduplication_key,
+            created_at, updated_at)
+          SELECT r.id, r.kind, r.payload::jsonb, r.platform_id, 'PENDING',
+            COALESCE(
+              r.platform_due_at::timestamptz - make_interval(secs => (
+                SELECT p.clock_offset_seconds FROM platforms p WHERE p.id = r.platform_id FOR SHARE
+              )),
+              r.due_at::timestamptz
+            ),
+            0, r.deduplication_key, r.now::timestamptz, r.now::timestamptz
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id text, kind text, payload text,
+            platform_id text, platform_due_at text, due_at text, deduplication_key text, now text)
+          ON CONFLICT (kind, deduplication_key) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
+      )
     const enqueueAll = (jobs: ReadonlyArray<Job.NewJob>) =>
       Effect.gen(function* () {
         if (!Arr.isNonEmptyReadonlyArray(jobs)) return
@@ -89,24 +110,16 @@ export const make = (
             platform_id: job.platformId ?? null,
             platform_due_at: job.platformId === undefined ? null : iso(job.dueAt),
             due_at: iso(DateTime.subtractDuration(job.dueAt, shift)),
-            deduplication_key: job.deduplicationKey ?? null
+            deduplication_key: job.deduplicationKey ?? null,
+            now
           }))
-        )
-        const text = yield* jsonText(rows)
-        yield* sql`INSERT INTO jobs (id, kind, payload, platform_id, status, due_at, attempts, deduplication_key,
-            created_at, updated_at)
-          SELECT r.id, r.kind, r.payload::jsonb, r.platform_id, 'PENDING',
-            COALESCE(
-              r.platform_due_at::timestamptz - make_interval(secs => (
-                SELECT p.clock_offset_seconds FROM platforms p WHERE p.id = r.platform_id FOR SHARE
-              )),
-              r.due_at::timestamptz
-            ),
-            0, r.deduplication_key, ${now}::timestamptz, ${now}::timestamptz
-          FROM jsonb_to_recordset(${text}::jsonb) AS r(id text, kind text, payload text, platform_id text,
-            platform_due_at text, due_at text, deduplication_key text)
-          ON CONFLICT (kind, deduplication_key) WHERE status IN ('PENDING', 'RUNNING') DO NOTHING`
-      }).pipe(Effect.mapError(Errors.StoreFailure.wrap("jobs.enqueue")))
+        ).pipe(Effect.mapError(Errors.StoreFailure.wrap("jobs.enqueue")))
+        yield* WriteBehind.write<never>(sql, {
+          operation: "jobs.enqueue",
+          steps: insertJobs(rows),
+          merge: { key: "jobs", rows, steps: insertJobs }
+        })
+      })
 
     // A claim's rows are decoded by `fastClaimedRow` (the schema's decoding was a noticeable part of a webhook
     // drain's CPU), which the schema backs.

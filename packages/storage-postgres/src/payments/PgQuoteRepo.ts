@@ -7,6 +7,7 @@ import { jsonText } from "../internal/encoding.js"
 import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { record, Returned } from "../internal/rows.js"
 import { storable } from "../internal/text.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 
 const ById = Schema.Struct({ platformId: Platform.PlatformId, id: Quote.QuoteId })
 
@@ -56,12 +57,16 @@ export const make: Effect.Effect<Context.Tag.Service<QuoteRepo.QuoteRepo>, never
       return conditions
     }
 
-    const insert = SqlSchema.void({
+    // Sent with the unit of work's other writes (`WriteBehind`).
+    const insert = WriteBehind.encoded(sql, {
       Request: Schema.Struct({ platformId: Platform.PlatformId, quote: Quote.Quote }),
-      execute: ({ platformId, quote }) =>
-        Effect.flatMap(
-          columns(quote),
-          (values) => sql`INSERT INTO quotes ${sql.insert({ id: quote.id, platform_id: platformId, ...values })}`
+      operation: "quotes.insert",
+      steps: ({ platformId, quote }) =>
+        Effect.map(columns(quote), (values) =>
+          WriteBehind.single(
+            "quote",
+            sql`INSERT INTO quotes ${sql.insert({ id: quote.id, platform_id: platformId, ...values })}`
+          )
         )
     })
 
@@ -97,8 +102,7 @@ export const make: Effect.Effect<Context.Tag.Service<QuoteRepo.QuoteRepo>, never
     })
 
     return QuoteRepo.QuoteRepo.of({
-      insert: (platformId, quote) =>
-        insert({ platformId, quote }).pipe(Effect.mapError(Errors.StoreFailure.wrap("quotes.insert"))),
+      insert: (platformId, quote) => insert({ platformId, quote }),
 
       findById: (platformId, id) =>
         findById({ platformId, id }).pipe(Effect.mapError(Errors.StoreFailure.wrap("quotes.findById"))),

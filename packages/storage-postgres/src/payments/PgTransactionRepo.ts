@@ -6,6 +6,7 @@ import { jsonText } from "../internal/encoding.js"
 import { record, Returned } from "../internal/rows.js"
 import { makePost } from "../internal/ledgerPosting.js"
 import { storable } from "../internal/text.js"
+import * as WriteBehind from "../internal/writeBehind.js"
 import { Listing, listStatement, textValues } from "./internal/transactionPages.js"
 
 const PostingId = Schema.OptionFromNullOr(Schema.String)
@@ -77,13 +78,16 @@ export const make: Effect.Effect<
       created_at: stored.transaction.createdAt
     }))
 
-  const insert = SqlSchema.void({
+  // Sent with the unit of work's other writes (`WriteBehind`).
+  const insert = WriteBehind.encoded(sql, {
     Request: Row,
-    execute: (row) =>
-      Effect.flatMap(
-        columns(row),
-        (values) =>
+    operation: "transactions.insert",
+    steps: (row) =>
+      Effect.map(columns(row), (values) =>
+        WriteBehind.single(
+          "transaction",
           sql`INSERT INTO transactions ${sql.insert({ id: row.stored.transaction.id, platform_id: row.platformId, ...values })}`
+        )
       )
   })
 
@@ -153,8 +157,7 @@ export const make: Effect.Effect<
   })
 
   return TransactionRepo.TransactionRepo.of({
-    insert: (platformId, stored) =>
-      insert(rowOf(platformId, stored)).pipe(Effect.mapError(Errors.StoreFailure.wrap("transactions.insert"))),
+    insert: (platformId, stored) => insert(rowOf(platformId, stored)),
 
     insertPosted: (posting, transaction, event) =>
       Effect.flatMap(Ledger.validatePosting(posting), (valid) =>

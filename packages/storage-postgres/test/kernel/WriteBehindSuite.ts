@@ -1,8 +1,8 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { expect, layer } from "@effect/vitest"
-import { CustomerRepo, DomainEvent, Ids, Outbox, type Storage, UnitOfWork } from "@payrail/core"
+import { CustomerRepo, DomainEvent, Ids, Jobs, Outbox, type Storage, UnitOfWork } from "@payrail/core"
 import { Fixtures } from "@payrail/storage-testkit"
-import { Effect, Either, Layer, Option } from "effect"
+import { DateTime, Effect, Either, Layer, Option } from "effect"
 import * as Statements from "../fixtures/Statements.js"
 
 /**
@@ -123,6 +123,32 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           expect(outcome).toEqual(Either.left("no"))
           expect(statements).toEqual([])
           expect(yield* customers.findById(platform.id, customer.id)).toEqual(Option.none())
+        })
+      )
+
+      it.effect("jobs enqueued in a unit go in one INSERT with its other writes; a repeated key is kept once", () =>
+        Effect.gen(function* () {
+          const { platform, customers, unit } = yield* setup
+          const jobs = yield* Jobs.Jobs
+          const sql = yield* SqlClient.SqlClient
+          const kind = `write-behind-${globalThis.crypto.randomUUID()}`
+          const dueAt = DateTime.add(yield* DateTime.now, { hours: 1 })
+          const job = (key: string) => ({ kind, payload: { key }, dueAt, platformId: platform.id, deduplicationKey: key })
+          const [, statements] = yield* Statements.executed(
+            unit.transaction(
+              Effect.gen(function* () {
+                yield* customers.insert(platform.id, Fixtures.individual(), Fixtures.noIdentifier)
+                yield* jobs.enqueue(job("a"))
+                yield* jobs.enqueueAll([job("a"), job("b")])
+              })
+            )
+          )
+          expect(statements).toHaveLength(1)
+          expect(statements[0]).toMatch(/INSERT INTO customers[\s\S]*INSERT INTO jobs/)
+          expect(statements[0]?.match(/INSERT INTO jobs/g)).toHaveLength(1)
+          const rows = yield* sql<{ readonly key: string }>`
+            SELECT deduplication_key AS key FROM jobs WHERE kind = ${kind} ORDER BY deduplication_key`
+          expect(rows.map((row) => row.key)).toEqual(["a", "b"])
         })
       )
     }
