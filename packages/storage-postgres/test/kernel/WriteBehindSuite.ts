@@ -133,7 +133,13 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           const sql = yield* SqlClient.SqlClient
           const kind = `write-behind-${globalThis.crypto.randomUUID()}`
           const dueAt = DateTime.add(yield* DateTime.now, { hours: 1 })
-          const job = (key: string) => ({ kind, payload: { key }, dueAt, platformId: platform.id, deduplicationKey: key })
+          const job = (key: string) => ({
+            kind,
+            payload: { key },
+            dueAt,
+            platformId: platform.id,
+            deduplicationKey: key
+          })
           const [, statements] = yield* Statements.executed(
             unit.transaction(
               Effect.gen(function* () {
