@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { cpus, loadavg, tmpdir } from "node:os"
 import path from "node:path"
 import * as Cluster from "../http/cluster.js"
@@ -26,7 +26,8 @@ import { awaitSettlement } from "./settlement.js"
 // BENCH_PAYMENT_CLIENTS (default 16), BENCH_PAYMENT_PAIRS (default 64), BENCH_JOB_CONCURRENCY (the server's
 // PAYRAIL_JOB_CONCURRENCY, default 64), BENCH_DATABASE_URL (a PostgreSQL server instead of a cluster of its own),
 // BENCH_PG_BIN, BENCH_NODE_FLAGS (more Node options for the server), BENCH_PAYMENTS_PROFILE=1 (the server runs
-// under `node --cpu-prof`; where its main thread's time went in its last spread run is printed).
+// under `node --cpu-prof`; where its main thread's time went in its last spread run is printed),
+// BENCH_PAYMENTS_PROFILE_OUT=<file> (keeps the whole .cpuprofile there, for Chrome DevTools).
 
 const seconds = envNumber("BENCH_SECONDS", 6)
 const rounds = Math.round(envNumber("BENCH_ROUNDS", 3))
@@ -186,6 +187,8 @@ runMain(async () => {
     const file = (await readdir(profileDir)).find((name) => name.endsWith(".cpuprofile"))
     const window = serverWindows.at(-1)
     if (file === undefined || window === undefined) throw new Error("the server wrote no .cpuprofile")
+    const kept = process.env["BENCH_PAYMENTS_PROFILE_OUT"]
+    if (kept !== undefined && kept !== "") await copyFile(path.join(profileDir, file), kept)
     const profile = JSON.parse(await readFile(path.join(profileDir, file), "utf8")) as CpuProfile
     const whole = span(profile)
     const summary = summarize(

@@ -330,7 +330,7 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "outbox.appendAll of none": 0,
             "outbox.pending": 1,
             "ledger.openAccount": 1,
-            "ledger.openAccount again": 2,
+            "ledger.openAccount again": 1,
             "ledger.openAccounts": 1,
             "ledger.openAccounts again": 1,
             "ledger.openAccounts of none": 0,

@@ -93,15 +93,22 @@ export class Pending extends Context.Tag("@payrail/storage-postgres/internal/wri
 export const statements = (
   sql: SqlClient.SqlClient,
   writes: ReadonlyArray<Write<unknown>>
-): ReadonlyArray<readonly [text: string, params: ReadonlyArray<unknown>]> => {
-  const one = (group: ReadonlyArray<Write<unknown>>) => {
-    const parts = stepsOf(group).flatMap((steps, index) =>
-      steps((step) => `w${index}_${step}`).map(([name, statement]) => sql`${sql(name)} AS (${statement})`)
-    )
-    return sql`WITH ${sql.join(", ", false)(parts)} SELECT 1`.compile()
-  }
-  const combined = one(writes)
-  return writes.length === 1 || combined[1].length <= maxParameters ? [combined] : writes.map((write) => one([write]))
+): ReadonlyArray<Compiled> => {
+  const combined = statement(sql, writes)
+  return writes.length === 1 || combined[1].length <= maxParameters
+    ? [combined]
+    : writes.map((write) => statement(sql, [write]))
+}
+
+/** A statement's text and parameters. */
+type Compiled = readonly [text: string, params: ReadonlyArray<unknown>]
+
+/** The one statement that runs `writes` (`WITH <steps> SELECT 1`), whatever its number of parameters. */
+const statement = (sql: SqlClient.SqlClient, writes: ReadonlyArray<Write<unknown>>): Compiled => {
+  const parts = stepsOf(writes).flatMap((steps, index) =>
+    steps((step) => `w${index}_${step}`).map(([name, fragment]) => sql`${sql(name)} AS (${fragment})`)
+  )
+  return sql`WITH ${sql.join(", ", false)(parts)} SELECT 1`.compile()
 }
 
 /** The error a failed batch of `writes` fails with: the first a write recognizes, else a `StoreFailure` naming them. */
@@ -124,7 +131,7 @@ export const write = <E>(sql: SqlClient.SqlClient, write: Write<E>): Effect.Effe
       pending.value.add(write)
       return Effect.void
     }
-    const [[text, params] = ["", []]] = statements(sql, [write])
+    const [text, params] = statement(sql, [write])
     return sql.unsafe(text, params).pipe(
       Effect.asVoid,
       Effect.mapError((error) => failureOf([write], error))

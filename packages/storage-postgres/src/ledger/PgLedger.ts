@@ -2,7 +2,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Errors, Ledger, type Platform } from "@payrail/core"
 import { Array as Arr, type Context, Effect, Layer, Option, Schema } from "effect"
-import { Returned } from "../internal/rows.js"
 import { makePost, unknownAccount } from "../internal/ledgerPosting.js"
 import { raised } from "../internal/sqlState.js"
 import * as WriteBehind from "../internal/writeBehind.js"
@@ -46,12 +45,6 @@ const Spec = Schema.Struct({
   currency: Schema.String,
   guarded: Schema.Boolean
 })
-
-const SpecRow = Schema.Struct({
-  platform_id: Schema.String,
-  currency: Schema.String,
-  guarded: Schema.Boolean
-}).pipe(Schema.rename({ platform_id: "platformId" }))
 
 const storeFailureUnless =
   (operation: string) =>
@@ -105,19 +98,6 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         Option.match({ onNone: () => unknownAccount(accountId), onSome: Effect.succeed })
       )
 
-    const insertAccount = SqlSchema.findOne({
-      Request: Spec,
-      Result: Returned,
-      execute: (spec) => {
-        const opening = spec.guarded ? "0" : null
-        return sql`INSERT INTO ledger_accounts
-            (id, platform_id, currency, guarded, posted_minor, pending_debits_minor, pending_credits_minor)
-          VALUES (${spec.id}, ${spec.platformId}, ${spec.currency}, ${spec.guarded},
-            ${opening}::bigint, ${opening}::bigint, ${opening}::bigint)
-          ON CONFLICT (id) DO NOTHING RETURNING id`
-      }
-    })
-
     // One multi-row INSERT of the accounts not there yet, and a check that refuses one there with another spec:
     // sent with the unit of work's other writes (`WriteBehind`). The check reads the accounts as the statement
     // began: every one the INSERT skips, but for one opened by a transaction that committed meanwhile.
@@ -163,12 +143,6 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
         (valid) => (Arr.isNonEmptyReadonlyArray(valid) ? insertAccounts(valid) : Effect.void)
       )
 
-    const specOf = SqlSchema.findOne({
-      Request: Schema.String,
-      Result: SpecRow,
-      execute: (id) => sql`SELECT platform_id, currency, guarded FROM ledger_accounts WHERE id = ${id}`
-    })
-
     const settleOnce = SqlSchema.single({
       Request: Schema.Struct({
         platformId: Schema.String,
@@ -200,24 +174,8 @@ export const make: Effect.Effect<Context.Tag.Service<Ledger.Ledger>, never, SqlC
     const post = makePost(sql)
 
     return Ledger.Ledger.of({
-      openAccount: (spec) =>
-        Effect.gen(function* () {
-          const valid = yield* Ledger.validateAccount(spec)
-          const inserted = yield* insertAccount(valid).pipe(
-            Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount"))
-          )
-          if (Option.isSome(inserted)) return
-          const existing = yield* specOf(valid.id).pipe(Effect.mapError(Errors.StoreFailure.wrap("ledger.openAccount")))
-          const same = Option.exists(
-            existing,
-            (found) =>
-              found.platformId === valid.platformId &&
-              found.currency === valid.currency &&
-              found.guarded === valid.guarded
-          )
-          if (!same)
-            return yield* Ledger.InvalidPosting.of("account_exists_with_different_spec", { accountId: valid.id })
-        }),
+      // One account is a batch of one: the same statement, queued the same way, refusing another spec the same way.
+      openAccount: (spec) => openAccounts([spec]),
 
       openAccounts,
 
