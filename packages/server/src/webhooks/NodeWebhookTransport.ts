@@ -60,8 +60,9 @@ const maxPools = 256
  * `WebhookTransport` on undici's dispatcher (Node's own HTTP client costs about twice the CPU per request). It
  * parses the URL, resolves the host itself and, for a `PRODUCTION` platform, requires https and refuses (before
  * connecting) when any address the host resolves to is not public unicast (`AddressPolicy`); then it connects to the
- * checked address only. `SANDBOX` platforms may use http and any address. Redirects are never followed; the response body is read up to `maxResponseBytes` and the connection then
- * dropped; the whole exchange is bounded by `timeout` (wall clock).
+ * checked address only. `SANDBOX` platforms may use http and any address. Redirects are never followed; the response
+ * body is read up to `maxResponseBytes` and the connection then dropped; the whole exchange is bounded by `timeout`
+ * (wall clock).
  *
  * Connections are kept alive and reused (idle for at most 4 s), pooled by the checked address (with the TLS server
  * name): a request connects to the IP address it checked, with the URL's host in `Host` and in TLS's SNI and
@@ -148,11 +149,12 @@ export const makeClosable = (
   // that passed the check, and a server name change never drops another name's connections.
   const pools = new Map<string, Pool>()
   const poolOf = (to: Target): Pool => {
-    const key = `${to.secure ? "https" : "http"} ${to.address.address} ${to.port} ${to.servername ?? ""}`
+    const origin = originOf(to)
+    const key = `${origin} ${to.servername ?? ""}`
     let pool = pools.get(key)
     if (pool === undefined) {
       if (pools.size >= maxPools) closeIdlePools()
-      pool = new Pool(originOf(to), clientOptions)
+      pool = new Pool(origin, clientOptions)
       pools.set(key, pool)
     }
     return pool
