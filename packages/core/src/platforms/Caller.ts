@@ -12,10 +12,10 @@ export interface Caller {
 /** The authenticated caller of the current request, provided by the HTTP layer's authentication. */
 export class CurrentCaller extends Context.Tag("@payrail/core/CurrentCaller")<CurrentCaller, Caller>() {}
 
+/** Succeeds with `caller` when its token holds `permission`, else fails with `FORBIDDEN`. */
+export const permit = (caller: Caller, permission: Permission): Effect.Effect<Caller, PermissionDenied> =>
+  caller.token.permissions.includes(permission) ? Effect.succeed(caller) : Effect.fail(PermissionDenied.of(permission))
+
 /** Succeeds with the current caller when its token holds `permission`, else fails with `FORBIDDEN`. */
 export const require = (permission: Permission): Effect.Effect<Caller, PermissionDenied, CurrentCaller> =>
-  Effect.flatMap(CurrentCaller, (caller) =>
-    caller.token.permissions.includes(permission)
-      ? Effect.succeed(caller)
-      : Effect.fail(PermissionDenied.of(permission))
-  )
+  Effect.flatMap(CurrentCaller, (caller) => permit(caller, permission))

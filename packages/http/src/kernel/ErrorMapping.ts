@@ -217,9 +217,12 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
     }
     if (declaredLengthTooLarge(request, maxBodyBytes)) return yield* Effect.fail(payloadTooLarge)
     const withBody = bodyMethods.has(request.method)
+    // A GET or HEAD is decoded from its URL alone, so it runs without the body limit's fiber-local setting (each
+    // setting costs a scoped change of a fiber reference on every request).
+    const bodiless = request.method === "GET" || request.method === "HEAD"
     return yield* app.pipe(
       withBody ? Effect.provideService(HttpServerRequest.HttpServerRequest, guarded(request)) : (effect) => effect,
-      HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+      bodiless ? (effect) => effect : HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
       )

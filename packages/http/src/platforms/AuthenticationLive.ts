@@ -33,10 +33,7 @@ export const layer = Layer.effect(
           if (permission === undefined) return caller
           // The middleware's declared failure is the 401 body alone: a refusal leaves as a defect that
           // ErrorMapping answers with the group's declared 403 body.
-          return yield* Caller.require(permission).pipe(
-            Effect.provideService(Caller.CurrentCaller, caller),
-            Effect.catchTag("PermissionDenied", Effect.die)
-          )
+          return yield* Caller.permit(caller, permission).pipe(Effect.catchTag("PermissionDenied", Effect.die))
         }).pipe(Effect.catchTag("StoreFailure", Effect.die))
     }
   })
