@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { loadavg, tmpdir } from "node:os"
 import path from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Cluster from "../http/cluster.js"
 import { type CpuProfile, span, summarize, type Window } from "../http/cpuProfile.js"
 import { defer, envNumber, runMain } from "../http/lifecycle.js"
@@ -19,13 +20,30 @@ import { awaitSettlement } from "./settlement.js"
 // the worker settled them all (so it holds the settlement too). Not part of `npm run bench`; run
 // `node --import tsx bench/payments/phases.ts`. Environment: PHASES_COUNT (requests per phase, default 2,000),
 // PHASES_CLIENTS, BENCH_PG_BIN, BENCH_DATABASE_URL, PHASES_PROFILE=1 (the server runs under `node --cpu-prof`; its
-// main thread's samples in each phase are printed by category, file and function; PROFILE_TOP lines per list).
+// main thread's samples in each phase are printed by category, file and function; PROFILE_TOP lines per list),
+// PHASES_OPS=1 (the server runs with the preload `bench/http/effectOps.mjs`: the operations of Effect's fiber
+// runtime per request in each phase, in all and by the function they run, PROFILE_TOP lines; a count that the
+// machine's speed does not move, so a change to the request path compares in one run each; the counting slows the
+// server, so that run's CPU figures are not the server's).
 
 const count = Math.round(envNumber("PHASES_COUNT", 2_000))
 const clients = Math.round(envNumber("PHASES_CLIENTS", 16))
 const profiling = process.env["PHASES_PROFILE"] === "1"
+const countingOps = process.env["PHASES_OPS"] === "1"
 const top = Math.round(envNumber("PROFILE_TOP", 15))
 const micros = () => Number(process.hrtime.bigint() / 1000n)
+
+// A file the server writes when signalled, once it is there (within 10 s).
+const readWritten = async (file: string): Promise<string> => {
+  for (let waited = 0; ; waited += 100) {
+    try {
+      return await readFile(file, "utf8")
+    } catch (error) {
+      if (waited >= 10_000) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
 
 interface Phase {
   readonly label: string
@@ -69,11 +87,22 @@ runMain(async () => {
   console.log(database.description)
   const profileDir = profiling ? await mkdtemp(path.join(tmpdir(), "payrail-bench-phases-profile-")) : undefined
   if (profileDir !== undefined) defer("the profile directory", () => rm(profileDir, { recursive: true, force: true }))
+  const opsDir = countingOps ? await mkdtemp(path.join(tmpdir(), "payrail-bench-phases-ops-")) : undefined
+  if (opsDir !== undefined) defer("the operation counts", () => rm(opsDir, { recursive: true, force: true }))
   const server = await startReference({
     storage: "postgres",
     databaseUrl: database.url,
-    nodeFlags: profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=250"]
+    nodeFlags: [
+      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=250"]),
+      ...(opsDir === undefined ? [] : ["--import", fileURLToPath(new URL("../http/effectOps.mjs", import.meta.url))])
+    ],
+    env:
+      opsDir === undefined ? {} : { EFFECT_OPS_PREFIX: path.join(opsDir, "phase"), EFFECT_OPS_DIVISOR: String(count) }
   })
+  // Starts and ends a count of Effect's operations in the server (effectOps.mjs).
+  const markOps = () => {
+    if (opsDir !== undefined) process.kill(server.pid, "SIGUSR2")
+  }
   const client: Client = clientOf(server, clients)
   defer("the HTTP client", async () => client.close())
   const accounts = await seedAccounts(client, 64, unique("phases"))
@@ -82,6 +111,7 @@ runMain(async () => {
 
   const phase = async (label: string, work: () => Promise<Array<number>>, settle = false): Promise<Phase> => {
     await resetStatements(database)
+    markOps()
     const serverBefore = cpuSeconds(server.pid)
     const postmaster = database.postmasterPid
     const databaseBefore = postmaster === undefined ? 0 : treeCpuSeconds(postmaster)
@@ -91,6 +121,7 @@ runMain(async () => {
     const seconds = (performance.now() - started) / 1000
     if (settle) await awaitSettlement(database, transactionIds, 180_000)
     const window = { fromMicros: from, toMicros: micros() }
+    markOps()
     const per = (cpu: number) => (cpu * 1000) / times.length
     return {
       label,
@@ -143,6 +174,13 @@ runMain(async () => {
       console.log(
         `  ${(statement.calls / one.requests).toFixed(3).padStart(7)}  ${(statement.totalExecMs / Math.max(1, statement.calls)).toFixed(3).padStart(7)} ms  ${statement.query.slice(0, 110)}`
       )
+    }
+  }
+  if (opsDir !== undefined) {
+    for (const [index, one] of phases.entries()) {
+      const lines = (await readWritten(path.join(opsDir, `phase-${index}.txt`))).trimEnd().split("\n")
+      console.log(`\n${one.label}: Effect operations per request, by the function they run`)
+      for (const line of lines.slice(0, top + 1)) console.log(`  ${line.slice(0, 150)}`)
     }
   }
   console.log(`\n1-minute load average at the end: ${loadavg()[0]?.toFixed(2)}`)
