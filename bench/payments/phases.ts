@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { loadavg, tmpdir } from "node:os"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 import * as Cluster from "../http/cluster.js"
 import { type CpuProfile, span, summarize, type Window } from "../http/cpuProfile.js"
 import { defer, envNumber, runMain } from "../http/lifecycle.js"
 import { unique } from "../http/load.js"
+import { effectOpsCount } from "../http/effectOpsCount.js"
 import { cpuSeconds, treeCpuSeconds } from "../http/procfs.js"
 import { startReference } from "../http/servers.js"
 import { readStatements, resetStatements, type StatementStat } from "../http/statements.js"
@@ -32,18 +32,6 @@ const profiling = process.env["PHASES_PROFILE"] === "1"
 const countingOps = process.env["PHASES_OPS"] === "1"
 const top = Math.round(envNumber("PROFILE_TOP", 15))
 const micros = () => Number(process.hrtime.bigint() / 1000n)
-
-// A file the server writes when signalled, once it is there (within 10 s).
-const readWritten = async (file: string): Promise<string> => {
-  for (let waited = 0; ; waited += 100) {
-    try {
-      return await readFile(file, "utf8")
-    } catch (error) {
-      if (waited >= 10_000) throw error
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-}
 
 interface Phase {
   readonly label: string
@@ -87,21 +75,19 @@ runMain(async () => {
   console.log(database.description)
   const profileDir = profiling ? await mkdtemp(path.join(tmpdir(), "payrail-bench-phases-profile-")) : undefined
   if (profileDir !== undefined) defer("the profile directory", () => rm(profileDir, { recursive: true, force: true }))
-  const opsDir = countingOps ? await mkdtemp(path.join(tmpdir(), "payrail-bench-phases-ops-")) : undefined
-  if (opsDir !== undefined) defer("the operation counts", () => rm(opsDir, { recursive: true, force: true }))
+  const ops = countingOps ? await effectOpsCount(count) : undefined
   const server = await startReference({
     storage: "postgres",
     databaseUrl: database.url,
     nodeFlags: [
       ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=250"]),
-      ...(opsDir === undefined ? [] : ["--import", fileURLToPath(new URL("../http/effectOps.mjs", import.meta.url))])
+      ...(ops?.nodeFlags ?? [])
     ],
-    env:
-      opsDir === undefined ? {} : { EFFECT_OPS_PREFIX: path.join(opsDir, "phase"), EFFECT_OPS_DIVISOR: String(count) }
+    env: ops?.env ?? {}
   })
   // Starts and ends a count of Effect's operations in the server (effectOps.mjs).
   const markOps = () => {
-    if (opsDir !== undefined) process.kill(server.pid, "SIGUSR2")
+    ops?.mark(server.pid)
   }
   const client: Client = clientOf(server, clients)
   defer("the HTTP client", async () => client.close())
@@ -176,9 +162,9 @@ runMain(async () => {
       )
     }
   }
-  if (opsDir !== undefined) {
+  if (ops !== undefined) {
     for (const [index, one] of phases.entries()) {
-      const lines = (await readWritten(path.join(opsDir, `phase-${index}.txt`))).trimEnd().split("\n")
+      const lines = await ops.read(index)
       console.log(`\n${one.label}: Effect operations per request, by the function they run`)
       for (const line of lines.slice(0, top + 1)) console.log(`  ${line.slice(0, 150)}`)
     }

@@ -7,6 +7,7 @@ import { Webhook } from "standardwebhooks"
 import * as Cluster from "../http/cluster.js"
 import { type CpuProfile, type Share, span, summarize } from "../http/cpuProfile.js"
 import { defer, envNumber, runMain, sleep } from "../http/lifecycle.js"
+import { effectOpsCount } from "../http/effectOpsCount.js"
 import { cpuSeconds, treeCpuSeconds } from "../http/procfs.js"
 import { type ReferenceServer, startReference, temporaryDataDir } from "../http/servers.js"
 import { readStatements, resetStatements, type StatementStat } from "../http/statements.js"
@@ -29,7 +30,10 @@ import { readStatements, resetStatements, type StatementStat } from "../http/sta
 // PAYRAIL_JOB_CONCURRENCY, default 128 as the server's), BENCH_PG_BIN, BENCH_NODE_FLAGS (more Node options for the server),
 // BENCH_WEBHOOK_PROFILE=1 (the server runs under
 // `node --cpu-prof`; where the drain's main-thread time went is printed by category, module and function;
-// BENCH_WEBHOOK_PROFILE_OUT=<file> keeps the whole .cpuprofile there, for Chrome DevTools).
+// BENCH_WEBHOOK_PROFILE_OUT=<file> keeps the whole .cpuprofile there, for Chrome DevTools), BENCH_WEBHOOK_OPS=1
+// (the server runs with the preload `../http/effectOps.mjs`; the operations of Effect's fiber runtime per delivery
+// during the warm drain are printed, in all and by the function they ran: a count the machine's speed does not
+// move; the counting slows the server, so that run's rates and CPU figures are not the server's).
 
 const backlog = Math.round(envNumber("BENCH_WEBHOOK_EVENTS", 10_000))
 const rate = envNumber("BENCH_WEBHOOK_RATE", 200)
@@ -37,6 +41,7 @@ const seconds = envNumber("BENCH_SECONDS", 20)
 const concurrency = String(Math.round(envNumber("BENCH_JOB_CONCURRENCY", 128)))
 const profiling = process.env["BENCH_WEBHOOK_PROFILE"] === "1"
 const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")
+const countingOps = process.env["BENCH_WEBHOOK_OPS"] === "1"
 
 interface Arrival {
   readonly id: string
@@ -152,7 +157,8 @@ runMain(async () => {
   const database = await Cluster.open()
   const receiver = await startReceiver()
   const dataDir = await temporaryDataDir("postgres")
-  const env = { PAYRAIL_JOB_CONCURRENCY: concurrency }
+  const ops = countingOps ? await effectOpsCount(backlog) : undefined
+  const env = { PAYRAIL_JOB_CONCURRENCY: concurrency, ...ops?.env }
   const profileDir = profiling ? await mkdtemp(path.join(tmpdir(), "payrail-bench-webhooks-profile-")) : undefined
   if (profileDir !== undefined) defer("the profile directory", () => rm(profileDir, { recursive: true, force: true }))
   const start = (profile = false) =>
@@ -163,6 +169,7 @@ runMain(async () => {
       env,
       nodeFlags: [
         ...nodeFlags,
+        ...(ops?.nodeFlags ?? []),
         ...(profile && profileDir !== undefined
           ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-interval=250"]
           : [])
@@ -220,7 +227,13 @@ runMain(async () => {
     server = await start(true)
   })
   // The arrivals of the first drain's last settlements are in; the receiver has nothing in flight.
+  ops?.mark(server.pid)
   const { fromMicros: drainFrom, toMicros: drainTo } = await drain("on the warm server", appendBacklog)
+  if (ops !== undefined) {
+    ops.mark(server.pid)
+    console.log("            Effect operations per delivery, by the function they ran:")
+    for (const line of (await ops.read(0)).slice(0, 26)) console.log(`              ${line.slice(0, 140)}`)
+  }
 
   // 2. Latency at a steady rate.
   receiver.arrivals.length = 0
