@@ -1,8 +1,9 @@
 // A preload (`node --import ./bench/http/effectOps.mjs`) that counts the operations Effect's fiber runtime runs, by
-// the function each one runs (its source text), for `bench/payments/phases.ts` with PHASES_OPS=1. Unlike CPU time,
-// the count does not move with the machine's speed or its other load, so a change to the request path can be
-// measured on a shared machine in one run. It reaches into Effect's internal fiber runtime (`FiberRuntime` and
-// its per-operation methods) and is for benchmarks only.
+// the function each one runs (its source text), for `bench/payments/phases.ts` with PHASES_OPS=1 and the webhook
+// bench with BENCH_WEBHOOK_OPS=1 (both through `effectOpsCount.ts`). Unlike CPU time, the count does not move with
+// the machine's speed or its other load, so a change to the request path can be measured on a shared machine in one
+// run. It reaches into Effect's internal fiber runtime (`FiberRuntime` and its per-operation methods) and is for
+// benchmarks only.
 //
 // SIGUSR2 starts a count; the next SIGUSR2 writes it to `${EFFECT_OPS_PREFIX}-<n>.txt` (n = 0, 1, ...): the
 // operations in all, then one line per function, most frequent first, the counts divided by EFFECT_OPS_DIVISOR

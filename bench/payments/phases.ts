@@ -85,10 +85,6 @@ runMain(async () => {
     ],
     env: ops?.env ?? {}
   })
-  // Starts and ends a count of Effect's operations in the server (effectOps.mjs).
-  const markOps = () => {
-    ops?.mark(server.pid)
-  }
   const client: Client = clientOf(server, clients)
   defer("the HTTP client", async () => client.close())
   const accounts = await seedAccounts(client, 64, unique("phases"))
@@ -97,7 +93,7 @@ runMain(async () => {
 
   const phase = async (label: string, work: () => Promise<Array<number>>, settle = false): Promise<Phase> => {
     await resetStatements(database)
-    markOps()
+    ops?.mark(server.pid) // starts a count of Effect's operations in the server (effectOps.mjs)
     const serverBefore = cpuSeconds(server.pid)
     const postmaster = database.postmasterPid
     const databaseBefore = postmaster === undefined ? 0 : treeCpuSeconds(postmaster)
@@ -107,7 +103,7 @@ runMain(async () => {
     const seconds = (performance.now() - started) / 1000
     if (settle) await awaitSettlement(database, transactionIds, 180_000)
     const window = { fromMicros: from, toMicros: micros() }
-    markOps()
+    ops?.mark(server.pid) // ends it
     const per = (cpu: number) => (cpu * 1000) / times.length
     return {
       label,

@@ -20,6 +20,9 @@ type ApiError = Schema.Schema.Type<(typeof PayrailApi.PayrailApi)["errorSchema"]
 
 const allowedMethods = makeAllowedMethods(PayrailApi.PayrailApi)
 const bodyMethods = new Set(["POST", "PUT", "PATCH"])
+// Decoded from the URL alone: run without the body limit's fiber-local setting (each setting costs a scoped change
+// of a fiber reference on every request).
+const urlOnlyMethods = new Set(["GET", "HEAD"])
 
 const errorSchemas = (() => {
   const api = PayrailApi.PayrailApi as unknown as {
@@ -216,13 +219,13 @@ export const mapFailures = (app: HttpApp.Default): HttpApp.Default<ApiError> =>
       )
     }
     if (declaredLengthTooLarge(request, maxBodyBytes)) return yield* Effect.fail(payloadTooLarge)
-    const withBody = bodyMethods.has(request.method)
-    // A GET or HEAD is decoded from its URL alone, so it runs without the body limit's fiber-local setting (each
-    // setting costs a scoped change of a fiber reference on every request).
-    const bodiless = request.method === "GET" || request.method === "HEAD"
     return yield* app.pipe(
-      withBody ? Effect.provideService(HttpServerRequest.HttpServerRequest, guarded(request)) : (effect) => effect,
-      bodiless ? (effect) => effect : HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+      bodyMethods.has(request.method)
+        ? Effect.provideService(HttpServerRequest.HttpServerRequest, guarded(request))
+        : (effect) => effect,
+      urlOnlyMethods.has(request.method)
+        ? (effect) => effect
+        : HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : translate(request, cause)
       )
