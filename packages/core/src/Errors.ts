@@ -15,7 +15,8 @@ export {
   CustomerDeleted,
   CustomerNotFound,
   EndUserTermsVersionNotFound,
-  PlatformCustomerIdTaken
+  PlatformCustomerIdTaken,
+  UmaAddressTaken
 } from "./customers/CustomerErrors.js"
 export { WebhookDeliveryError, WebhookDeliveryNotFound, WebhookEndpointNotSet } from "./events/WebhookErrors.js"
 export { InvalidInput } from "./kernel/InvalidInput.js"

@@ -11,6 +11,7 @@ import {
   Outbox,
   type Platform,
   PlatformRepo,
+  UmaAddress,
   UnitOfWork,
   type Storage
 } from "@payrail/core"
@@ -97,7 +98,8 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
             "stablecoin_tokens",
             "event_feed",
             "active_sessions",
-            "statement_checks"
+            "statement_checks",
+            "customer_uma_address_unique"
           ].map((name, index) => ({ migration_id: index + 1, name }))
         )
       })
@@ -112,6 +114,27 @@ export const register = (backend: string, storage: Layer.Layer<Storage.Services 
           repo.insert(owner, Fixtures.individual({ platformCustomerId: "pc-1" }), Fixtures.noIdentifier)
         )
         expect(duplicate).toEqual(Errors.PlatformCustomerIdTaken.of("pc-1"))
+      })
+    )
+
+    it.effect("maps SQLSTATE 23505 on (platform, UMA address) to UmaAddressTaken naming the address", () =>
+      Effect.gen(function* () {
+        const repo = yield* CustomerRepo.CustomerRepo
+        const owner = Fixtures.platform().id
+        const at = (address: string) =>
+          new Customer.IndividualCustomer({ ...Fixtures.individual(), umaAddress: UmaAddress.UmaAddress.make(address) })
+        yield* repo.insert(owner, at("$held.one@uma.example"), Fixtures.noIdentifier)
+        // Of many customers, the error names the address the index refused, not the first customer's.
+        const duplicate = yield* Effect.flip(
+          repo.insertMany(
+            owner,
+            [at("$fresh@uma.example"), at("$held.one@uma.example")].map((customer) => ({
+              customer,
+              identifier: Fixtures.noIdentifier
+            }))
+          )
+        )
+        expect(duplicate).toEqual(Errors.UmaAddressTaken.of("$held.one@uma.example"))
       })
     )
 

@@ -10,6 +10,7 @@ import {
   CustomerRequest,
   Errors,
   FieldFormat,
+  UmaAddress,
   WalletErrors
 } from "@payrail/core"
 import { ErrorBody, FieldErrorReport, ListQuery, SignedRetryContract } from "../kernel/index.js"
@@ -42,6 +43,12 @@ export const PlatformCustomerIdTakenBody = wire(
   409,
   "platformCustomerId already in use"
 )
+/** 409 `UMA_ADDRESS_EXISTS`: another live customer of the platform has the UMA address. */
+export const UmaAddressTakenBody = wire(
+  Errors.UmaAddressTaken,
+  409,
+  "Another customer of this platform has this UMA address"
+)
 /** 400 `END_USER_TERMS_VERSION_NOT_FOUND`: `endUserTermsConsent.termsVersion` is not the current terms version. */
 export const EndUserTermsVersionNotFoundBody = wire(
   Errors.EndUserTermsVersionNotFound,
@@ -62,6 +69,8 @@ export const CustomerListParams = reportFieldErrors(
     customerType: Schema.optional(CustomerFields.CustomerType),
     region: Schema.optional(CountryCode.CountryCode),
     email: Schema.optional(FieldFormat.Email),
+    /** The customer with this UMA address (any letter case). */
+    umaAddress: Schema.optional(UmaAddress.FromInput),
     createdAfter: Schema.optional(Bound),
     createdBefore: Schema.optional(Bound),
     updatedAfter: Schema.optional(Bound),
@@ -89,8 +98,13 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .setPayload(reportFieldErrors(CustomerRequest.CreateCustomerRequest))
       .addSuccess(CreatedCustomer)
       .addError(PlatformCustomerIdTakenBody)
+      .addError(UmaAddressTakenBody)
       .addError(EndUserTermsVersionNotFoundBody)
       .annotate(OpenApi.Summary, "Create a customer")
+      .annotate(
+        OpenApi.Description,
+        "`umaAddress` is optional: when absent one is generated from the customer's id (`$<uuid>@<platform umaDomain>`). A given address is stored in lowercase, must be unique among the platform's live customers (409 `UMA_ADDRESS_EXISTS`) and never changes afterwards. 409 `CONFLICT` when a live customer already has the `platformCustomerId`."
+      )
   )
   .add(
     HttpApiEndpoint.get("list", "/customers")

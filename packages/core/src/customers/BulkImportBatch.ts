@@ -4,7 +4,7 @@ import type { Platform } from "../platforms/index.js"
 import { BulkImportError, type BulkImportRow } from "./BulkImport.js"
 import * as BulkImportCsv from "./BulkImportCsv.js"
 import type { CustomerDraft } from "./CustomerDraft.js"
-import { PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import { PlatformCustomerIdTaken, UmaAddressTaken } from "./CustomerErrors.js"
 import { CustomerRepo } from "./CustomerRepo.js"
 import { Customers } from "./Customers.js"
 import type { UmaAddress } from "./UmaAddress.js"
@@ -36,8 +36,9 @@ const entryOf =
     })
   }
 
-// A concurrent `POST /customers` may take a platformCustomerId between the batch's check and its insert: the insert
-// is undone (a savepoint) and the batch checked again, where the new holder now shows. Rare, so few tries.
+// A concurrent `POST /customers` (or import) may take a platformCustomerId or an UMA address between the batch's check
+// and its insert: the insert is undone (a savepoint) and the batch checked again, where the new holder now shows.
+// Rare, so few tries.
 const raceRetries = Schedule.recurs(3)
 
 /**
@@ -107,9 +108,8 @@ export const make: Effect.Effect<ImportRows, never, Customers | CustomerRepo | U
           const entry = entryOf(header, row)
           const platformCustomerId = draft.customer.platformCustomerId
           if (addresses.has(umaAddress)) {
-            refused.push(
-              entry("UMA_ADDRESS_EXISTS", "Another customer of this platform has this UMA address", "umaAddress")
-            )
+            const taken = UmaAddressTaken.of(umaAddress)
+            refused.push(entry(taken.code, taken.reason, "umaAddress", { rule: taken.details.rule }))
           } else if (platformCustomerIds.has(platformCustomerId)) {
             const taken = PlatformCustomerIdTaken.of(platformCustomerId)
             refused.push(entry(taken.code, taken.reason, "platformCustomerId", { rule: taken.details.rule }))
@@ -129,14 +129,22 @@ export const make: Effect.Effect<ImportRows, never, Customers | CustomerRepo | U
         const invalid = validated.flatMap((result) => (Either.isLeft(result) ? [result.left] : []))
         const candidates = validated.flatMap((result) => (Either.isRight(result) ? [result.right] : []))
         const conflicts = yield* store.transaction(create(platform, header, candidates)).pipe(
-          Effect.retry({ schedule: raceRetries, while: (error) => error._tag === "PlatformCustomerIdTaken" }),
-          Effect.catchTag("PlatformCustomerIdTaken", (error) =>
-            Effect.fail(
-              StoreFailure.StoreFailure.of(
-                `bulk import: platformCustomerId ${error.details.platformCustomerId} kept being taken`
+          Effect.retry({
+            schedule: raceRetries,
+            while: (error) => error._tag === "PlatformCustomerIdTaken" || error._tag === "UmaAddressTaken"
+          }),
+          Effect.catchTags({
+            PlatformCustomerIdTaken: (error) =>
+              Effect.fail(
+                StoreFailure.StoreFailure.of(
+                  `bulk import: platformCustomerId ${error.details.platformCustomerId} kept being taken`
+                )
+              ),
+            UmaAddressTaken: (error) =>
+              Effect.fail(
+                StoreFailure.StoreFailure.of(`bulk import: UMA address ${error.details.umaAddress} kept being taken`)
               )
-            )
-          )
+          })
         )
         return [...invalid, ...conflicts].sort((a, b) => a.details.line - b.details.line)
       }).pipe(Effect.withSpan("BulkImportBatch.importRows", { attributes: { rows: rows.length } }))

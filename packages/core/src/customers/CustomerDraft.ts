@@ -10,7 +10,10 @@ import * as UmaAddress from "./UmaAddress.js"
 
 /** What creating a customer takes beside the request: a bulk import brings each customer's UMA address. */
 export interface CreateOptions {
-  /** The customer's UMA address; generated from its id (`UmaAddress.forCustomer`) when absent. */
+  /**
+   * The customer's UMA address, before the request's `umaAddress`; generated from its id (`UmaAddress.forCustomer`)
+   * when neither gives one.
+   */
   readonly umaAddress?: UmaAddress.UmaAddress
 }
 
@@ -29,7 +32,8 @@ export interface CustomerDraft {
 
 /**
  * The customer record of `request`, with the id `Customer:<uuid>`, the verification status the provider assigned,
- * `platformCustomerId` defaulting to the uuid and the UMA address of `options` (else one derived from the id).
+ * `platformCustomerId` defaulting to the uuid and the UMA address of `options` or the request (else one derived
+ * from the id).
  */
 export const build = (
   platform: Platform.Platform,
@@ -42,19 +46,19 @@ export const build = (
   const common = {
     id: CustomerId.make(ResourceId.format("Customer", uuid)),
     platformCustomerId: request.platformCustomerId ?? uuid,
-    umaAddress: options.umaAddress ?? UmaAddress.forCustomer(uuid, platform.config.umaDomain),
+    umaAddress: options.umaAddress ?? request.umaAddress ?? UmaAddress.forCustomer(uuid, platform.config.umaDomain),
     createdAt: now,
     updatedAt: now,
     isDeleted: false,
     ...CustomerUpdate.contactFields(undefined, request)
   }
   if (request.customerType === "INDIVIDUAL") {
-    const { customerType: _type, platformCustomerId: _pcid, identifier, ...fields } = request
+    const { customerType: _type, platformCustomerId: _pcid, umaAddress: _uma, identifier, ...fields } = request
     const kycStatus = verification.customerType === "INDIVIDUAL" ? verification.kycStatus : "UNVERIFIED"
     const customer = new IndividualCustomer({ ...fields, ...common, customerType: "INDIVIDUAL", kycStatus })
     return { customer, identifier: Option.fromNullable(identifier) }
   }
-  const { customerType: _type, platformCustomerId: _pcid, ...fields } = request
+  const { customerType: _type, platformCustomerId: _pcid, umaAddress: _uma, ...fields } = request
   const kybStatus = verification.customerType === "BUSINESS" ? verification.kybStatus : "UNVERIFIED"
   const customer = new BusinessCustomer({ ...fields, ...common, customerType: "BUSINESS", kybStatus })
   return { customer, identifier: Option.none<string>() }

@@ -11,6 +11,23 @@ export class CustomerNotFound extends Schema.TaggedError<CustomerNotFound>()("Cu
   }
 }
 
+/**
+ * Another live customer of the platform already has this UMA address (addresses are compared in lowercase; a deleted
+ * customer's address is free again). Code `UMA_ADDRESS_EXISTS` (409).
+ */
+export class UmaAddressTaken extends Schema.TaggedError<UmaAddressTaken>()("UmaAddressTaken", {
+  code: Schema.tag("UMA_ADDRESS_EXISTS"),
+  reason: Schema.String,
+  details: Schema.Struct({ rule: Schema.Literal("uma_address_unique"), umaAddress: Schema.String })
+}) {
+  static of(umaAddress: string): UmaAddressTaken {
+    return new UmaAddressTaken({
+      reason: "Another customer of this platform has this UMA address",
+      details: { rule: "uma_address_unique", umaAddress }
+    })
+  }
+}
+
 /** Another customer of the platform already has this `platformCustomerId`. Code `CONFLICT` (409). */
 export class PlatformCustomerIdTaken extends Schema.TaggedError<PlatformCustomerIdTaken>()("PlatformCustomerIdTaken", {
   code: Schema.tag("CONFLICT"),

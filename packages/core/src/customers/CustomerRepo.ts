@@ -1,7 +1,7 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Customer, CustomerId } from "./Customer.js"
 import type { CustomerType } from "./CustomerFields.js"
-import { type PlatformCustomerIdTaken } from "./CustomerErrors.js"
+import { type PlatformCustomerIdTaken, type UmaAddressTaken } from "./CustomerErrors.js"
 import type { CountryCode } from "@payrail/account-formats"
 import type { Page, StoreFailure } from "../kernel/index.js"
 import type { Platform } from "../platforms/index.js"
@@ -12,6 +12,8 @@ export interface CustomerFilter {
   readonly customerType?: CustomerType | undefined
   readonly region?: CountryCode.CountryCode | undefined
   readonly email?: string | undefined
+  /** The UMA address, exactly (addresses are stored in lowercase). */
+  readonly umaAddress?: string | undefined
   readonly createdAfter?: DateTime.Utc | undefined
   readonly createdBefore?: DateTime.Utc | undefined
   readonly updatedAfter?: DateTime.Utc | undefined
@@ -39,7 +41,8 @@ export interface NewCustomer {
  * Storage of customers, always scoped to one platform: a customer of another platform is never found.
  * `platformCustomerId` is unique among the platform's live (not deleted) customers, enforced by the store, so
  * concurrent inserts with one value have exactly one winner and every other fails with `PlatformCustomerIdTaken`;
- * once its holder is deleted (an `update` storing `isDeleted: true`) the value can be taken again.
+ * once its holder is deleted (an `update` storing `isDeleted: true`) the value can be taken again. The same holds
+ * for `umaAddress` (`UmaAddressTaken`), compared exactly as stored (lowercase).
  */
 export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
   CustomerRepo,
@@ -48,17 +51,17 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       platformId: Platform.PlatformId,
       customer: Customer,
       identifier: Option.Option<string>
-    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | UmaAddressTaken | StoreFailure.StoreFailure>
     /**
      * Inserts every customer as `insert` would, all or nothing, counters included, at a constant number of statements
      * (one multi-row statement per 1,000 customers on SQL adapters; none for an empty list). A `platformCustomerId`
      * held by a live customer, or repeated among the live customers given, fails `PlatformCustomerIdTaken` naming it
-     * and inserts none of them.
+     * (an UMA address, `UmaAddressTaken`) and inserts none of them.
      */
     readonly insertMany: (
       platformId: Platform.PlatformId,
       customers: ReadonlyArray<NewCustomer>
-    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | UmaAddressTaken | StoreFailure.StoreFailure>
     /** Which of `platformCustomerIds` live customers of the platform hold (one query, whatever their number). */
     readonly takenPlatformCustomerIds: (
       platformId: Platform.PlatformId,
@@ -77,8 +80,8 @@ export class CustomerRepo extends Context.Tag("@payrail/core/CustomerRepo")<
       id: CustomerId
     ) => Effect.Effect<Option.Option<StoredCustomer>, StoreFailure.StoreFailure>
     /**
-     * The live (not deleted) customer whose `umaAddress` is exactly `umaAddress` (stored lowercase); the oldest by
-     * `(createdAt, id)` if several carry it. A customer of another platform is never found.
+     * The live (not deleted) customer whose `umaAddress` is exactly `umaAddress` (stored lowercase): at most one, as
+     * addresses are unique among live customers. A customer of another platform is never found.
      */
     readonly findByUmaAddress: (
       platformId: Platform.PlatformId,

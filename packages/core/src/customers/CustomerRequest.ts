@@ -3,6 +3,7 @@ import { Schema } from "effect"
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
 import { EndUserTermsConsent } from "./EndUserTerms.js"
+import * as UmaAddress from "./UmaAddress.js"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
 
 const contact = {
@@ -22,10 +23,22 @@ const person = {
   identifier: optional(FieldFormat.UsTaxIdentifier)
 }
 
-/** Body of `POST /customers` for an individual. `platformCustomerId` defaults to a generated value. */
+const created = {
+  platformCustomerId: optional(FieldFormat.Text(255)),
+  /**
+   * The customer's UMA address, unique among the platform's live customers and never changed afterwards; generated
+   * from the customer's id when absent (`UmaAddress.forCustomer`).
+   */
+  umaAddress: optional(UmaAddress.FromInput)
+}
+
+/**
+ * Body of `POST /customers` for an individual. `platformCustomerId` defaults to a generated value, `umaAddress` to
+ * one derived from the customer's id.
+ */
 export const CreateIndividualCustomer = Schema.Struct({
   customerType: Schema.Literal("INDIVIDUAL"),
-  platformCustomerId: optional(FieldFormat.Text(255)),
+  ...created,
   ...contact,
   ...person
 }).annotations({ identifier: "CreateIndividualCustomer" })
@@ -33,7 +46,7 @@ export const CreateIndividualCustomer = Schema.Struct({
 /** Body of `POST /customers` for a business; `businessInfo.legalName` is required. */
 export const CreateBusinessCustomer = Schema.Struct({
   customerType: Schema.Literal("BUSINESS"),
-  platformCustomerId: optional(FieldFormat.Text(255)),
+  ...created,
   ...contact,
   businessInfo: BusinessInfo,
   address: optional(Address)

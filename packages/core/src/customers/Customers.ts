@@ -7,7 +7,8 @@ import {
   CustomerDeleted,
   CustomerNotFound,
   type EndUserTermsVersionNotFound,
-  type PlatformCustomerIdTaken
+  type PlatformCustomerIdTaken,
+  type UmaAddressTaken
 } from "./CustomerErrors.js"
 import * as EndUserTerms from "./EndUserTerms.js"
 import { type ContactChannel, usesContactVerification } from "./ContactVerification.js"
@@ -28,7 +29,9 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
      * (an embedded wallet on platforms with the stablecoin) and records `CUSTOMER.CREATED` (plus `CUSTOMER.KYC_*`
      * when the status resolved at creation), all in one unit of work. An `endUserTermsConsent` is stored as given
      * once its `termsVersion` is the current End User Terms version (`EndUserTerms.Current`); any other version is
-     * `EndUserTermsVersionNotFound` and nothing is created.
+     * `EndUserTermsVersionNotFound` and nothing is created. A `platformCustomerId` or UMA address another live
+     * customer of the platform holds is `PlatformCustomerIdTaken` or `UmaAddressTaken` (the store decides, so of
+     * concurrent creations with one value exactly one succeeds).
      */
     readonly create: (
       platform: Platform.Platform,
@@ -36,7 +39,11 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
       options?: CreateOptions
     ) => Effect.Effect<
       Customer,
-      PlatformCustomerIdTaken | EndUserTermsVersionNotFound | InvalidInput.InvalidInput | StoreFailure.StoreFailure
+      | PlatformCustomerIdTaken
+      | UmaAddressTaken
+      | EndUserTermsVersionNotFound
+      | InvalidInput.InvalidInput
+      | StoreFailure.StoreFailure
     >
     /**
      * What `create` does before it stores anything (`CustomerDraft.make`): the date rules, the end-user terms
@@ -51,12 +58,13 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
      * Stores prepared customers as `create` stores one, in one unit of work (joining the caller's) at a constant
      * number of statements: every record (`CustomerRepo.insertMany`), their internal accounts
      * (`CustomerProvisioning.provisionMany`) and all their events. All or nothing: a `platformCustomerId` already
-     * taken (or repeated among the drafts) fails `PlatformCustomerIdTaken` and stores none of them.
+     * taken (or repeated among the drafts) fails `PlatformCustomerIdTaken` (an UMA address, `UmaAddressTaken`) and
+     * stores none of them.
      */
     readonly createMany: (
       platform: Platform.Platform,
       drafts: ReadonlyArray<CustomerDraft.CustomerDraft>
-    ) => Effect.Effect<void, PlatformCustomerIdTaken | StoreFailure.StoreFailure>
+    ) => Effect.Effect<void, PlatformCustomerIdTaken | UmaAddressTaken | StoreFailure.StoreFailure>
     readonly get: (
       platform: Platform.Platform,
       id: CustomerId

@@ -14,6 +14,15 @@ export const UmaAddress = Schema.String.pipe(
 export type UmaAddress = typeof UmaAddress.Type
 
 /**
+ * An UMA address as a request gives it: letters in any case, stored and compared in lowercase (UMA addresses are
+ * case-insensitive), so `$Ada@Example.com` is `$ada@example.com`.
+ */
+export const FromInput = Schema.compose(Schema.Lowercase, UmaAddress).annotations({
+  identifier: "UmaAddressInput",
+  description: "an UMA address $<username>@<domain> (username: 1-64 of a-z 0-9 . _ + -), any letter case"
+})
+
+/**
  * The address generated for a customer who brings none: the customer's uuid on the platform's UMA domain. It is
  * unique, never changes, and reveals nothing about the person (no name or email in a payment address).
  */

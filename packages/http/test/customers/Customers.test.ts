@@ -143,6 +143,82 @@ for (const adapter of adapters) {
         expect(statuses.filter((status) => status === 409)).toHaveLength(9)
       })
 
+      it("takes a chosen UMA address in any letter case, stores it in lowercase and finds the customer by it", async () => {
+        const name = `ada.${crypto.randomUUID().slice(0, 8)}`
+        const created = await post(individual({ umaAddress: `$${name.toUpperCase()}@Pay.Example.com` }))
+        expect(created.status).toBe(201)
+        const customer = await created.json()
+        expect(customer.umaAddress).toBe(`$${name}@pay.example.com`)
+        const found = await api.request(
+          `${base}/customers?umaAddress=${encodeURIComponent(`$${name}@PAY.example.com`)}`
+        )
+        expect(found.status).toBe(200)
+        const page = await found.json()
+        expect(page.data.map((one: { id: string }) => one.id)).toEqual([customer.id])
+        expect(page.totalCount).toBe(1)
+        const business = await post({
+          customerType: "BUSINESS",
+          businessInfo: { legalName: "Engines Ltd" },
+          umaAddress: `$${name}.ltd@pay.example.com`
+        })
+        expect(await business.json()).toMatchObject({ umaAddress: `$${name}.ltd@pay.example.com` })
+      })
+
+      it("answers an UMA address another live customer has with 409 UMA_ADDRESS_EXISTS, one free after its delete", async () => {
+        const address = `$grace.${crypto.randomUUID().slice(0, 8)}@pay.example.com`
+        const first = await (await post(individual({ umaAddress: address }))).json()
+        const duplicate = await post(individual({ umaAddress: address.toUpperCase() }))
+        expect(duplicate.status).toBe(409)
+        expect(await duplicate.json()).toEqual({
+          status: 409,
+          code: "UMA_ADDRESS_EXISTS",
+          message: "Another customer of this platform has this UMA address",
+          reason: "Another customer of this platform has this UMA address",
+          details: { rule: "uma_address_unique", umaAddress: address }
+        })
+        expect((await api.request(`${base}/customers/${first.id}`, { method: "DELETE" })).status).toBe(200)
+        const reused = await post(individual({ umaAddress: address }))
+        expect(reused.status).toBe(201)
+        const found = await api.request(
+          `${base}/customers?isIncludingDeleted=true&umaAddress=${encodeURIComponent(address)}`
+        )
+        expect((await found.json()).totalCount).toBe(2)
+      })
+
+      it("lets exactly one of 10 concurrent creates with one UMA address succeed", async () => {
+        const address = `$race.${crypto.randomUUID().slice(0, 8)}@pay.example.com`
+        const responses = await Promise.all(Array.from({ length: 10 }, () => post(individual({ umaAddress: address }))))
+        const statuses = responses.map((response) => response.status)
+        expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+        expect(statuses.filter((status) => status === 409)).toHaveLength(9)
+        for (const response of responses.filter((one) => one.status === 409)) {
+          expect((await response.json()).code).toBe("UMA_ADDRESS_EXISTS")
+        }
+      })
+
+      it("refuses a malformed UMA address on create and in the list filter, and any UMA address in a PATCH", async () => {
+        for (const umaAddress of ["ada@example.com", "$@example.com", "$ada@localhost", `$${"a".repeat(65)}@x.io`, 7]) {
+          const refused = await post(individual({ umaAddress }))
+          expect(refused.status).toBe(400)
+          const body = await refused.json()
+          expect(body.code).toBe("INVALID_INPUT")
+          expect(body.details.errors.map((error: { field: string }) => error.field)).toEqual(["umaAddress"])
+        }
+        const filter = await api.request(`${base}/customers?umaAddress=${encodeURIComponent("not an address")}`)
+        expect(filter.status).toBe(400)
+        expect((await filter.json()).details.errors.map((error: { field: string }) => error.field)).toEqual([
+          "umaAddress"
+        ])
+        const customer = await (await post(individual())).json()
+        const patched = await api.request(`${base}/customers/${customer.id}`, {
+          method: "PATCH",
+          body: JSON.stringify({ customerType: "INDIVIDUAL", umaAddress: "$new@pay.example.com" })
+        })
+        expect(patched.status).toBe(400)
+        const unchanged = await (await api.request(`${base}/customers/${customer.id}`)).json()
+        expect(unchanged.umaAddress).toBe(customer.umaAddress)
+      })
+
       it("rejects malformed JSON, a wrong content type and an empty body with the error body", async () => {
         const malformed = await api.request(`${base}/customers`, { method: "POST", body: '{"customerType":' })
         expect(malformed.status).toBe(400)

@@ -18,6 +18,7 @@ const matches = (customer: Customer.Customer, filter: CustomerRepo.CustomerFilte
   (filter.customerType === undefined || customer.customerType === filter.customerType) &&
   (filter.region === undefined || customer.region === filter.region) &&
   (filter.email === undefined || customer.email === filter.email) &&
+  (filter.umaAddress === undefined || customer.umaAddress === filter.umaAddress) &&
   within(customer.createdAt, filter.createdAfter, filter.createdBefore) &&
   within(customer.updatedAt, filter.updatedAfter, filter.updatedBefore)
 
@@ -29,73 +30,70 @@ export const layer = Layer.effect(
     const rows = state.table<Row>("customers")
     // (platformId, platformCustomerId) -> id of the live customer holding it: the unique key (deleting frees it).
     const byPlatformCustomerId = state.table<string>("customersByPlatformCustomerId")
-    const uniqueKey = (platformId: string, platformCustomerId: string) => `${platformId}\u0000${platformCustomerId}`
+    // (platformId, umaAddress) -> id of the live customer holding it, the same way.
+    const byUmaAddress = state.table<string>("customersByUmaAddress")
+    const uniqueKey = (platformId: string, value: string) => `${platformId}\u0000${value}`
+
+    type Taken = Errors.PlatformCustomerIdTaken | Errors.UmaAddressTaken
+    interface UniqueKey {
+      readonly kind: "platformCustomerId" | "umaAddress"
+      readonly table: typeof byPlatformCustomerId
+      readonly key: string
+      readonly taken: () => Taken
+    }
+    // The unique keys a customer holds, each with its table and the error a second holder gets: none once deleted
+    // (a customer stored already deleted holds none, as in the SQL adapter's partial indexes).
+    const keysOf = (platformId: string, customer: Customer.Customer): ReadonlyArray<UniqueKey> => {
+      if (customer.isDeleted) return []
+      const { platformCustomerId, umaAddress } = customer
+      const keys: Array<UniqueKey> = [
+        {
+          kind: "platformCustomerId",
+          table: byPlatformCustomerId,
+          key: uniqueKey(platformId, platformCustomerId),
+          taken: () => Errors.PlatformCustomerIdTaken.of(platformCustomerId)
+        }
+      ]
+      if (umaAddress !== undefined) {
+        keys.push({
+          kind: "umaAddress",
+          table: byUmaAddress,
+          key: uniqueKey(platformId, umaAddress),
+          taken: () => Errors.UmaAddressTaken.of(umaAddress)
+        })
+      }
+      return keys
+    }
+
+    // Inserts `customers` all or nothing: every key is checked (against the store and the earlier customers given)
+    // first.
+    const insertAll = (platformId: string, customers: ReadonlyArray<CustomerRepo.NewCustomer>) =>
+      Effect.flatten(
+        state.write<Effect.Effect<void, Taken>>(() => {
+          const claimed = new Set<string>()
+          for (const { customer } of customers) {
+            for (const { key, kind, table, taken } of keysOf(platformId, customer)) {
+              if (table.has(key) || claimed.has(`${kind}\u0000${key}`)) return [Effect.fail(taken()), () => {}] as const
+              claimed.add(`${kind}\u0000${key}`)
+            }
+          }
+          const undos = customers.flatMap(({ customer, identifier }) => [
+            ...keysOf(platformId, customer).map(({ key, table }) => setEntry(table, key, customer.id)),
+            setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
+          ])
+          return [Effect.void, undoAll(undos)] as const
+        })
+      )
 
     return {
-      insert: (platformId, customer, identifier) =>
-        Effect.flatten(
-          state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
-            const key = uniqueKey(platformId, customer.platformCustomerId)
-            // A customer stored already deleted holds no key, as in the SQL adapter's partial index.
-            if (customer.isDeleted) {
-              return [
-                Effect.void,
-                setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
-              ] as const
-            }
-            if (byPlatformCustomerId.has(key)) {
-              const taken = Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)
-              return [Effect.fail(taken), () => {}] as const
-            }
-            const undoIndex = setEntry(byPlatformCustomerId, key, customer.id)
-            const undoRow = setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
-            return [
-              Effect.void,
-              () => {
-                undoRow()
-                undoIndex()
-              }
-            ] as const
-          })
-        ),
-      insertMany: (platformId, customers) =>
-        Effect.flatten(
-          state.write<Effect.Effect<void, Errors.PlatformCustomerIdTaken>>(() => {
-            // All or nothing: every key is checked (against the store and the earlier customers given) first.
-            const keys = new Set<string>()
-            for (const { customer } of customers) {
-              if (customer.isDeleted) continue
-              const key = uniqueKey(platformId, customer.platformCustomerId)
-              if (byPlatformCustomerId.has(key) || keys.has(key)) {
-                return [Effect.fail(Errors.PlatformCustomerIdTaken.of(customer.platformCustomerId)), () => {}] as const
-              }
-              keys.add(key)
-            }
-            const undos = customers.flatMap(({ customer, identifier }) => [
-              ...(customer.isDeleted
-                ? []
-                : [setEntry(byPlatformCustomerId, uniqueKey(platformId, customer.platformCustomerId), customer.id)]),
-              setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
-            ])
-            return [Effect.void, undoAll(undos)] as const
-          })
-        ),
+      insert: (platformId, customer, identifier) => insertAll(platformId, [{ customer, identifier }]),
+      insertMany: insertAll,
       takenPlatformCustomerIds: (platformId, platformCustomerIds) =>
         Effect.sync(
           () => new Set(platformCustomerIds.filter((value) => byPlatformCustomerId.has(uniqueKey(platformId, value))))
         ),
       takenUmaAddresses: (platformId, umaAddresses) =>
-        Effect.sync(() => {
-          const wanted = new Set(umaAddresses)
-          const taken = new Set<string>()
-          for (const { customer, platformId: owner } of rows.values()) {
-            const address = customer.umaAddress
-            if (owner === platformId && !customer.isDeleted && address !== undefined && wanted.has(address)) {
-              taken.add(address)
-            }
-          }
-          return taken
-        }),
+        Effect.sync(() => new Set(umaAddresses.filter((value) => byUmaAddress.has(uniqueKey(platformId, value))))),
       findById: (platformId, id) =>
         Effect.sync(() =>
           Option.fromNullable(rows.get(id)).pipe(
@@ -104,19 +102,12 @@ export const layer = Layer.effect(
           )
         ),
       findByUmaAddress: (platformId, umaAddress) =>
-        Effect.sync(() => {
-          const oldest = Array.from(rows.values())
-            .filter(
-              (row) =>
-                row.platformId === platformId && row.customer.umaAddress === umaAddress && !row.customer.isDeleted
-            )
-            .sort((a, b) => Page.compareNewestFirst(keyOf(b.customer), keyOf(a.customer)))[0]
-          return Option.map(Option.fromNullable(oldest), ({ customer, identifier, version }) => ({
-            customer,
-            identifier,
-            version
-          }))
-        }),
+        Effect.sync(() =>
+          Option.fromNullable(byUmaAddress.get(uniqueKey(platformId, umaAddress))).pipe(
+            Option.flatMapNullable((id) => rows.get(id)),
+            Option.map(({ customer, identifier, version }) => ({ customer, identifier, version }))
+          )
+        ),
       update: (platformId, next, expectedVersion) =>
         state.write(() => {
           const current = rows.get(next.customer.id)
@@ -125,17 +116,9 @@ export const layer = Layer.effect(
           }
           const undoRow = setEntry(rows, next.customer.id, { ...next, platformId })
           if (!next.customer.isDeleted || current.customer.isDeleted) return [true, undoRow] as const
-          const undoIndex = removeEntry(
-            byPlatformCustomerId,
-            uniqueKey(platformId, current.customer.platformCustomerId)
-          )
-          return [
-            true,
-            () => {
-              undoIndex()
-              undoRow()
-            }
-          ] as const
+          // Deleting frees the customer's unique keys.
+          const undos = keysOf(platformId, current.customer).map(({ key, table }) => removeEntry(table, key))
+          return [true, undoAll([undoRow, ...undos])] as const
         }),
       list: (platformId, filter, page) =>
         Effect.sync(() => {

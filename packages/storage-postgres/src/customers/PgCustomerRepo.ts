@@ -8,7 +8,7 @@ import { afterCursor, overfetch, PageRequest } from "../internal/keyset.js"
 import { Count, record, Returned } from "../internal/rows.js"
 import { isUniqueViolation, uniqueViolationValue } from "../internal/sqlState.js"
 import { storable, takenAmong } from "../internal/text.js"
-import { customersPlatformCustomerIdKey } from "./internal/constraints.js"
+import { customersPlatformCustomerIdKey, customersUmaAddressKey } from "./internal/constraints.js"
 import * as WriteBehind from "../internal/writeBehind.js"
 
 const initialVersion = 1
@@ -28,6 +28,7 @@ const Filter = Schema.Struct({
   customerType: Schema.optional(Schema.String),
   region: Schema.optional(Schema.String),
   email: Schema.optional(Schema.String),
+  umaAddress: Schema.optional(Schema.String),
   createdAfter: Schema.optional(Schema.DateTimeUtc),
   createdBefore: Schema.optional(Schema.DateTimeUtc),
   updatedAfter: Schema.optional(Schema.DateTimeUtc),
@@ -49,7 +50,8 @@ const insertManyChunk = 1_000
  * Guarantees: `(platform_id, platform_customer_id)` is unique among live customers (a partial unique index,
  * migration `0027_customer_lifecycle`), so of concurrent inserts with one
  * `platformCustomerId` exactly one succeeds and the others fail with `PlatformCustomerIdTaken` (never swallowed,
- * also inside a unit of work). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
+ * also inside a unit of work); the same for the UMA address (`UmaAddressTaken`, migration
+ * `0041_customer_uma_address_unique`). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
  * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
  * applies. `list` is a keyset page, newest first by `(createdAt, id)` with ids compared in byte order
  * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Its `totalCount` with no
@@ -87,6 +89,8 @@ export const make: Effect.Effect<
     add(filter.customerType, (value) => sql`customer_type = ${value}`)
     add(filter.region, (value) => sql`region = ${value}`)
     add(filter.email, (value) => sql`email = ${value}`)
+    // Through `customers_uma_address_idx` (migration 0021), which holds deleted customers too.
+    add(filter.umaAddress, (value) => sql`record->>'umaAddress' = ${value}`)
     add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
     add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
     add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
@@ -128,12 +132,19 @@ export const make: Effect.Effect<
           Effect.map(columns(one), (values) => ({ id: one.customer.id, platform_id: platformId, ...values }))
         ),
       steps,
-      recognize: ({ stored }, error) =>
-        isUniqueViolation(error, customersPlatformCustomerIdKey)
-          ? Option.some(
-              Errors.PlatformCustomerIdTaken.of(uniqueViolationValue(error) ?? stored[0].customer.platformCustomerId)
-            )
-          : Option.none()
+      recognize: ({ stored }, error) => {
+        if (isUniqueViolation(error, customersPlatformCustomerIdKey)) {
+          return Option.some(
+            Errors.PlatformCustomerIdTaken.of(uniqueViolationValue(error) ?? stored[0].customer.platformCustomerId)
+          )
+        }
+        if (isUniqueViolation(error, customersUmaAddressKey)) {
+          return Option.some(
+            Errors.UmaAddressTaken.of(uniqueViolationValue(error) ?? stored[0].customer.umaAddress ?? "")
+          )
+        }
+        return Option.none<Errors.PlatformCustomerIdTaken | Errors.UmaAddressTaken>()
+      }
     })
   const insert = insertRows("customers.insert")
   const insertMany = insertRows("customers.insertMany")
@@ -147,16 +158,13 @@ export const make: Effect.Effect<
           WHERE platform_id = ${platformId} AND platform_customer_id IN ${sql.in(values)} AND NOT is_deleted`
   })
 
-  // Through the UMA address index, first, as `findByUmaAddress` reads it (see there).
+  // Through the partial unique index on (platform_id, UMA address) of live customers, as `findByUmaAddress`.
   const takenUmaAddresses = SqlSchema.findAll({
     Request: Schema.Struct({ platformId: Platform.PlatformId, values: Schema.NonEmptyArray(Schema.String) }),
     Result: Schema.Struct({ value: Schema.String }),
     execute: ({ platformId, values }) =>
-      sql`WITH matching AS MATERIALIZED (
-            SELECT record->>'umaAddress' AS value, record->>'isDeleted' AS deleted FROM customers
-            WHERE platform_id = ${platformId} AND record->>'umaAddress' IN ${sql.in(values)}
-          )
-          SELECT DISTINCT value FROM matching WHERE NOT deleted::boolean`
+      sql`SELECT record->>'umaAddress' AS value FROM customers
+          WHERE platform_id = ${platformId} AND record->>'umaAddress' IN ${sql.in(values)} AND NOT is_deleted`
   })
 
   const findById = SqlSchema.findOne({
@@ -166,19 +174,13 @@ export const make: Effect.Effect<
       sql`SELECT record, identifier, version FROM customers WHERE platform_id = ${platformId} AND id = ${id}`
   })
 
-  // The partial index of migration `0021_customer_uma_addresses`. An expression index has no statistics, so with the
-  // order and limit beside the filter the planner walks `customers_page_idx` through every customer of the platform
-  // (33 ms at 28,000); the materialized CTE makes it read the few rows of that address first (0.13 ms).
+  // One entry of the partial unique index of migration `0041_customer_uma_address_unique`.
   const findByUmaAddress = SqlSchema.findOne({
     Request: Schema.Struct({ platformId: Platform.PlatformId, umaAddress: Schema.String }),
     Result: StoredRow,
     execute: ({ platformId, umaAddress }) =>
-      sql`WITH matching AS MATERIALIZED (
-            SELECT record, identifier, version, created_at, id FROM customers
-            WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress}
-              AND NOT (record->>'isDeleted')::boolean
-          )
-          SELECT record, identifier, version FROM matching ORDER BY created_at, id COLLATE "C" LIMIT 1`
+      sql`SELECT record, identifier, version FROM customers
+          WHERE platform_id = ${platformId} AND record->>'umaAddress' = ${umaAddress} AND NOT is_deleted`
   })
 
   // Deleting a customer takes it out of the live counters in the same statement. Every part of the statement sees

@@ -17,14 +17,15 @@ export const isUniqueViolation = (error: unknown, constraint: string): boolean =
 
 /**
  * The second value of the two-column key a unique violation names, from the driver's detail
- * `Key (a, b)=(<a>, <b>) already exists.`: `<b>`, read after the first `, ` of the values (so only `<b>` may hold
- * a comma); `undefined` when the error carries no such detail.
+ * `Key (a, b)=(<a>, <b>) already exists.` (a key may be an expression, `(a, (record ->> 'b'::text))`): `<b>`, read
+ * after the first `, ` of the values (so only `<b>` may hold a comma); `undefined` when the error carries no such
+ * detail.
  */
 export const uniqueViolationValue = (error: unknown): string | undefined => {
   const cause = Predicate.hasProperty(error, "cause") ? error.cause : undefined
   const detail = Predicate.hasProperty(cause, "detail") ? cause.detail : undefined
   if (typeof detail !== "string") return undefined
-  const values = /^Key \([^)]*\)=\((.*)\) already exists\.$/s.exec(detail)?.[1]
+  const values = /^Key \(.*?\)=\((.*)\) already exists\.$/s.exec(detail)?.[1]
   if (values === undefined) return undefined
   const comma = values.indexOf(", ")
   return comma < 0 ? values : values.slice(comma + 2)

@@ -41,6 +41,7 @@ import stablecoinTokens from "./0037_stablecoin_tokens.js"
 import eventFeed from "./0038_event_feed.js"
 import activeSessions from "./0039_active_sessions.js"
 import statementChecks from "./0040_statement_checks.js"
+import customerUmaAddressUnique from "./0041_customer_uma_address_unique.js"
 
 /**
  * Every migration, keyed `<id>_<name>` as its module is named: the id and name the Migrator records in
@@ -91,5 +92,6 @@ export const all: Readonly<Record<string, Effect.Effect<void, SqlError, SqlClien
   "0037_stablecoin_tokens": stablecoinTokens,
   "0038_event_feed": eventFeed,
   "0039_active_sessions": activeSessions,
-  "0040_statement_checks": statementChecks
+  "0040_statement_checks": statementChecks,
+  "0041_customer_uma_address_unique": customerUmaAddressUnique
 }

@@ -6,7 +6,10 @@ import type { Methods } from "../internal/Methods.js"
 
 const firstPage = (limit: number): Page.PageRequest => ({ limit, after: Option.none() })
 
-/** Customers: scoping per platform, the unique platformCustomerId under races, guarded updates, keyset pages. */
+/**
+ * Customers: scoping per platform, the unique platformCustomerId and UMA address under races, guarded updates,
+ * keyset pages.
+ */
 export const register = (it: Methods) => {
   it.effect("finds a customer only within its own platform, with its identifier and version 1", () =>
     Effect.gen(function* () {
@@ -97,6 +100,80 @@ export const register = (it: Methods) => {
         Array.from({ length: 19 }, () => "PlatformCustomerIdTaken")
       )
       expect((yield* repo.list(platform.id, {}, firstPage(100))).totalCount).toBe(1)
+    })
+  )
+
+  it.effect("holds an UMA address for one live customer per platform, freed by its delete, under races", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const other = yield* Fixtures.insertPlatform
+      const at = (address: string) =>
+        new Customer.IndividualCustomer({ ...Fixtures.individual(), umaAddress: UmaAddress.UmaAddress.make(address) })
+      const holder = at("$held@uma.example")
+      yield* repo.insert(platform.id, holder, Fixtures.noIdentifier)
+      expect(yield* Effect.either(repo.insert(platform.id, at("$held@uma.example"), Fixtures.noIdentifier))).toEqual(
+        Either.left(CustomerErrors.UmaAddressTaken.of("$held@uma.example"))
+      )
+      yield* repo.insert(other.id, at("$held@uma.example"), Fixtures.noIdentifier)
+      // Stored deleted, a customer holds no address; deleting the holder frees it.
+      yield* repo.insert(
+        platform.id,
+        new Customer.IndividualCustomer({ ...at("$held@uma.example"), isDeleted: true }),
+        Fixtures.noIdentifier
+      )
+      const deleted = {
+        customer: new Customer.IndividualCustomer({ ...holder, isDeleted: true }),
+        identifier: Fixtures.noIdentifier,
+        version: 2
+      }
+      expect(yield* repo.update(platform.id, deleted, 1)).toBe(true)
+      const results = yield* Effect.all(
+        Array.from({ length: 20 }, () =>
+          Effect.either(repo.insert(platform.id, at("$held@uma.example"), Fixtures.noIdentifier))
+        ),
+        { concurrency: "unbounded" }
+      )
+      expect(results.filter(Either.isRight)).toHaveLength(1)
+      expect(results.filter(Either.isLeft).map((result) => result.left._tag)).toEqual(
+        Array.from({ length: 19 }, () => "UmaAddressTaken")
+      )
+      const live = yield* repo.list(platform.id, { umaAddress: "$held@uma.example" }, firstPage(10))
+      expect(live.totalCount).toBe(1)
+      const all = yield* repo.list(
+        platform.id,
+        { umaAddress: "$held@uma.example", isIncludingDeleted: true },
+        firstPage(10)
+      )
+      expect(all.totalCount).toBe(3)
+      expect((yield* repo.list(platform.id, { umaAddress: "$HELD@uma.example" }, firstPage(10))).totalCount).toBe(0)
+    })
+  )
+
+  it.effect("inserts none of many customers when an UMA address is taken or repeated, naming it", () =>
+    Effect.gen(function* () {
+      const repo = yield* CustomerRepo.CustomerRepo
+      const platform = yield* Fixtures.insertPlatform
+      const at = (address: string) => ({
+        customer: new Customer.IndividualCustomer({
+          ...Fixtures.individual(),
+          umaAddress: UmaAddress.UmaAddress.make(address)
+        }),
+        identifier: Fixtures.noIdentifier
+      })
+      yield* repo.insert(platform.id, at("$taken@uma.example").customer, Fixtures.noIdentifier)
+      const withTaken = [at("$one@uma.example"), at("$taken@uma.example"), at("$two@uma.example")]
+      expect(yield* Effect.either(repo.insertMany(platform.id, withTaken))).toEqual(
+        Either.left(CustomerErrors.UmaAddressTaken.of("$taken@uma.example"))
+      )
+      const twice = [at("$three@uma.example"), at("$twice@uma.example"), at("$twice@uma.example")]
+      expect(yield* Effect.either(repo.insertMany(platform.id, twice))).toEqual(
+        Either.left(CustomerErrors.UmaAddressTaken.of("$twice@uma.example"))
+      )
+      for (const { customer } of [...withTaken, ...twice]) {
+        expect(yield* repo.findById(platform.id, customer.id)).toEqual(Option.none())
+      }
+      expect((yield* repo.list(platform.id, {}, firstPage(10))).totalCount).toBe(1)
     })
   )
 

@@ -70,7 +70,7 @@ export const register = (it: Methods) => {
     })
   )
 
-  it.effect("finds the oldest live customer with an UMA address, on its platform only", () =>
+  it.effect("finds the live customer with an UMA address beside deleted ones that had it, on its platform only", () =>
     Effect.gen(function* () {
       const customers = yield* CustomerRepo.CustomerRepo
       const platform = yield* Fixtures.insertPlatform
@@ -82,14 +82,12 @@ export const register = (it: Methods) => {
           umaAddress: UmaAddress.UmaAddress.make(address),
           isDeleted
         })
-      const deleted = withAddress(0, true)
-      const oldest = withAddress(1_000)
-      const newer = withAddress(2_000)
-      for (const customer of [newer, deleted, oldest]) {
+      const live = withAddress(1_000)
+      for (const customer of [withAddress(2_000, true), live, withAddress(0, true)]) {
         yield* customers.insert(platform.id, customer, Fixtures.noIdentifier)
       }
       const found = yield* customers.findByUmaAddress(platform.id, address)
-      expect(Option.map(found, (stored) => stored.customer.id)).toEqual(Option.some(oldest.id))
+      expect(Option.map(found, (stored) => stored.customer.id)).toEqual(Option.some(live.id))
       expect(yield* customers.findByUmaAddress(other.id, address)).toEqual(Option.none())
       expect(yield* customers.findByUmaAddress(platform.id, `$nobody@pay.example`)).toEqual(Option.none())
       expect(yield* customers.findByUmaAddress(platform.id, "$nul\u0000@pay.example")).toEqual(Option.none())
