@@ -8,6 +8,19 @@ const fieldError = (field: string, message: string, constraint?: FieldError.Fiel
   new FieldError.FieldError({ field, message, ...(constraint === undefined ? {} : { constraint }) })
 
 /**
+ * An update changes one contact at a time, as the reference's does: `email` and `phoneNumber` in one request are
+ * refused (each change may need its own verification or signed retry), naming `phoneNumber`.
+ */
+export const checkOneContact = (request: UpdateCustomerRequest): Either.Either<void, InvalidInput.InvalidInput> =>
+  request.email !== undefined && request.phoneNumber !== undefined
+    ? Either.left(
+        InvalidInput.InvalidInput.withErrors([
+          fieldError("phoneNumber", "cannot change in the same request as email: send one PATCH for each")
+        ])
+      )
+    : Either.void
+
+/**
  * The dates of a request that cannot lie ahead of `today` (a `YYYY-MM-DD` in UTC): a birth date and an
  * incorporation date. Their format is checked by the schema; this is the rule that needs the clock.
  */

@@ -78,7 +78,7 @@ export class Customers extends Context.Tag("@payrail/core/Customers")<
      * Applies the given fields, leaving the others and the verification status as they are, and records
      * `CUSTOMER.UPDATED` with it. Concurrent updates never lose each other's fields: each applies to the latest
      * version. `customerType` must match the customer's. A new `endUserTermsConsent` replaces the stored one under
-     * the same version rule as `create`.
+     * the same version rule as `create`. `email` and `phoneNumber` change in separate requests (`InvalidInput`).
      */
     readonly update: (
       platform: Platform.Platform,
@@ -273,6 +273,7 @@ export const layer = Layer.effect(
         id: CustomerId,
         request: UpdateCustomerRequest
       ) {
+        yield* CustomerUpdate.checkOneContact(request)
         yield* CustomerUpdate.checkPastDates(request, CustomerUpdate.today(yield* DateTime.now))
         yield* checkTermsVersion(request)
         return yield* applied(

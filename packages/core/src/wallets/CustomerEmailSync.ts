@@ -101,6 +101,7 @@ export const layer = Layer.effect(
       request: CustomerRequest.UpdateCustomerRequest,
       headers: WalletHeaders
     ) {
+      yield* CustomerUpdate.checkOneContact(request)
       const plain = Effect.map(customers.update(platform, id, request), (value) => WalletStep.Done({ value }))
       const email = request.email
       if (email === undefined) return yield* plain

@@ -320,6 +320,22 @@ for (const adapter of adapters) {
         expect((await response.json()).details.errors).toEqual([expect.objectContaining({ field: "customerType" })])
       })
 
+      it("changes email and phoneNumber in separate PATCHes only, changing nothing when both come in one", async () => {
+        const created = await (await post(individual())).json()
+        const both = await api.request(`${base}/customers/${created.id}`, {
+          method: "PATCH",
+          body: JSON.stringify({ customerType: "INDIVIDUAL", email: "both@example.com", phoneNumber: "+14155550111" })
+        })
+        expect(both.status).toBe(400)
+        expect(await both.json()).toMatchObject({
+          code: "INVALID_INPUT",
+          details: { errors: [expect.objectContaining({ field: "phoneNumber" })] }
+        })
+        const unchanged = await (await api.request(`${base}/customers/${created.id}`)).json()
+        expect(unchanged).toMatchObject({ email: created.email, updatedAt: created.updatedAt })
+        expect(unchanged).not.toHaveProperty("phoneNumber")
+      })
+
       // Created without an email: its wallet has no EMAIL_OTP credential, so an email change needs no signed retry.
       it("keeps both fields when two PATCHes of different fields race", async () => {
         const created = await (await post(individual({ email: undefined }))).json()
