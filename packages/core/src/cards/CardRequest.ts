@@ -9,8 +9,9 @@ const PositiveAmount = Schema.Int.pipe(Schema.between(1, amountMax))
 /**
  * `POST /cards`. Our spec's names (`customerId`, `fundingSource`) and the reference API's (`cardholderId`,
  * `fundingSources`, exactly one element here: a card spends from one internal account) are both accepted; given
- * both, they must agree. A client's `platformCardId` is ignored (our spec: the server generates it), as are
- * fields this kit does not know.
+ * both, they must agree. A client's `platformCardId` is ignored (our spec: the server generates it), and so is the
+ * reference's `threeDSecurePassword` (for EU programs; never stored or logged). Any other field is refused, so a
+ * misspelt `maxSpendPerTransaction` cannot issue a card without its limit.
  */
 export const CreateCardRequest = Schema.Struct({
   customerId: Schema.optional(Schema.String),
@@ -19,8 +20,12 @@ export const CreateCardRequest = Schema.Struct({
   fundingSource: Schema.optional(Schema.String),
   fundingSources: Schema.optional(Schema.Array(Schema.String)),
   platformCardId: Schema.optional(Schema.String),
+  threeDSecurePassword: Schema.optional(Schema.Redacted(Schema.String)),
   maxSpendPerTransaction: Schema.optional(Schema.NullOr(PositiveAmount))
-}).annotations({ identifier: "CreateCardRequest" })
+}).annotations({
+  identifier: "CreateCardRequest",
+  parseOptions: { errors: "all", onExcessProperty: "error" }
+})
 export type CreateCardRequest = typeof CreateCardRequest.Type
 
 /** The statuses a platform may ask for. */
@@ -30,7 +35,8 @@ export type RequestedStatus = typeof RequestedStatus.Type
 /**
  * `PATCH /cards/{id}`: freeze (`FROZEN`), unfreeze (`ACTIVE`), close (`CLOSED`, alone), change of funding source,
  * `maxSpendPerTransaction` (`null` clears it). At least one field. `status` and the reference's `state` are the
- * same field (given both, they must agree); so are `fundingSource` and `fundingSources` (one element).
+ * same field (given both, they must agree); so are `fundingSource` and `fundingSources` (one element). Any other
+ * field is refused.
  */
 export const UpdateCardRequest = Schema.Struct({
   status: Schema.optional(RequestedStatus),
@@ -38,5 +44,8 @@ export const UpdateCardRequest = Schema.Struct({
   fundingSource: Schema.optional(Schema.String),
   fundingSources: Schema.optional(Schema.Array(Schema.String)),
   maxSpendPerTransaction: Schema.optional(Schema.NullOr(PositiveAmount))
-}).annotations({ identifier: "UpdateCardRequest" })
+}).annotations({
+  identifier: "UpdateCardRequest",
+  parseOptions: { errors: "all", onExcessProperty: "error" }
+})
 export type UpdateCardRequest = typeof UpdateCardRequest.Type

@@ -73,9 +73,40 @@ for (const adapter of adapters) {
       expect(card.last4).toMatch(/^[0-9]{4}$/)
       expect(await t().provision(card.id)).toBe(1)
       expect((await send("GET", `/cards/${card.id}`)).body).toMatchObject({ status: "ACTIVE", state: "ACTIVE" })
-      const aliased = await send("POST", "/cards", { cardholderId: holder.id, form: "VIRTUAL", fundingSources: [usd] })
+      // The reference's threeDSecurePassword is accepted, never stored nor echoed.
+      const aliased = await send("POST", "/cards", {
+        cardholderId: holder.id,
+        form: "VIRTUAL",
+        fundingSources: [usd],
+        threeDSecurePassword: "s3cret-3ds"
+      })
       expect(aliased.status).toBe(201)
       expect(aliased.body.maxSpendPerTransaction).toBeNull()
+      expect(JSON.stringify(aliased.body)).not.toContain("s3cret-3ds")
+    })
+
+    it("POST and PATCH /cards refuse a field they do not know, so a misspelt limit issues no unlimited card", async () => {
+      const holder = await t().cardholder()
+      const usd = holder.accounts["USD"]
+      const misspelt = await send("POST", "/cards", {
+        customerId: holder.id,
+        fundingSource: usd,
+        form: "VIRTUAL",
+        maxSpendPerTransacton: 5_000
+      })
+      expect(misspelt).toMatchObject({
+        status: 400,
+        body: {
+          code: "INVALID_INPUT",
+          details: { errors: [expect.objectContaining({ field: "maxSpendPerTransacton" })] }
+        }
+      })
+      const listed = await send("GET", `/cards?customerId=${encodeURIComponent(holder.id)}`)
+      expect(listed.body.data).toEqual([])
+      const { card } = await newCard({ maxSpendPerTransaction: 10_000 })
+      const patched = await send("PATCH", `/cards/${card.id}`, { maxSpendPerTransacton: null })
+      expect(patched).toMatchObject({ status: 400, body: { code: "INVALID_INPUT" } })
+      expect((await send("GET", `/cards/${card.id}`)).body.maxSpendPerTransaction).toBe(10_000)
     })
 
     it("POST /cards refuses: 400 invalid, KYC not approved, ineligible funding; 404 customer; 401; 403", async () => {
