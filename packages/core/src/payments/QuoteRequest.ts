@@ -72,7 +72,9 @@ export type PlatformFeeOverride = typeof PlatformFeeOverride.Type
  * Body of `POST /quotes`. `lockedCurrencyAmount` is in minor units of the locked side's currency (1 to 9e15);
  * `remittanceInformation` (at most 80 characters) travels with the payment to the receiving bank. `lookupId` (from
  * `GET /receiver/...`) is required for an UMA destination; `senderCustomerInfo` carries the payer data the lookup's
- * `requiredPayerDataFields` ask for, by field name.
+ * `requiredPayerDataFields` ask for, by field name. `scaFactor` is the reference's choice of the factor a payment
+ * challenge asks for: `SMS_OTP` or `PASSKEY` (never `TOTP`, which no per-transaction challenge accepts); it is
+ * checked and otherwise changes nothing, as every challenge a passkey may satisfy offers both factors.
  */
 export const CreateQuoteRequest = Schema.Struct({
   source: QuoteSourceRequest,
@@ -85,7 +87,8 @@ export const CreateQuoteRequest = Schema.Struct({
   remittanceInformation: optional(FieldFormat.Text(80)),
   platformFeeOverride: optional(PlatformFeeOverride),
   lookupId: optional(LookupId),
-  senderCustomerInfo: optional(JsonObject.JsonObject)
+  senderCustomerInfo: optional(JsonObject.JsonObject),
+  scaFactor: optional(Schema.Literal("SMS_OTP", "PASSKEY"))
 }).annotations({ identifier: "QuoteRequest", parseOptions: { errors: "all", onExcessProperty: "error" } })
 export type CreateQuoteRequest = typeof CreateQuoteRequest.Type
 

@@ -2,6 +2,7 @@ import { DateTime, Duration, Effect } from "effect"
 import { expect, it } from "vitest"
 import { EnrolledFactor, Outbox, ScaRepo } from "@payrail/core"
 import { describeOverHttp } from "../support/OverHttp.js"
+import { quoteBody } from "../support/Requests.js"
 import { code, scaOf } from "./ScaFixtures.js"
 
 /*
@@ -319,6 +320,20 @@ describeOverHttp("strong customer authentication", {}, (api) => {
     expect(await refusal("POST", `/quotes/${quote.id}/authorize`, { code })).toMatchObject({
       status: 409,
       details: { rule: "no_pending_challenge" }
+    })
+  })
+
+  it("accepts the reference's scaFactor SMS_OTP or PASSKEY on a quote and refuses TOTP, naming the field", async () => {
+    const { beneficiary, funded, quote, send } = t()
+    const payer = await funded()
+    const payee = await beneficiary(payer.id)
+    for (const scaFactor of ["SMS_OTP", "PASSKEY"]) {
+      expect((await quote(payer.usd, payee, { scaFactor })).status).toBe("PENDING")
+    }
+    const totp = await send("POST", "/quotes", quoteBody(payer.usd, payee, 1_000, { scaFactor: "TOTP" }))
+    expect(totp).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_INPUT", details: { errors: [expect.objectContaining({ field: "scaFactor" })] } }
     })
   })
 
