@@ -5,6 +5,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import {
   CountryCode,
+  Currency,
   Customer,
   CustomerFields,
   CustomerRequest,
@@ -71,6 +72,8 @@ export const CustomerListParams = reportFieldErrors(
     email: Schema.optional(FieldFormat.Email),
     /** The customer with this UMA address (any letter case). */
     umaAddress: Schema.optional(UmaAddress.FromInput),
+    /** Customers whose `currencies` hold this currency. */
+    currency: Schema.optional(Currency.CurrencyCode),
     createdAfter: Schema.optional(Bound),
     createdBefore: Schema.optional(Bound),
     updatedAfter: Schema.optional(Bound),

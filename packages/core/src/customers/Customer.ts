@@ -5,7 +5,7 @@ import { EndUserTermsConsent } from "./EndUserTerms.js"
 import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
 import { CountryCode } from "@payrail/account-formats"
-import { ResourceId, SchemaClass } from "../kernel/index.js"
+import { Currency, ResourceId, SchemaClass } from "../kernel/index.js"
 
 /** `Customer:<uuid>`. */
 export const CustomerId = ResourceId.make("Customer")
@@ -24,7 +24,9 @@ const common = {
   /** The customer's last acceptance of the End User Terms, as given on create or update. */
   endUserTermsConsent: Schema.optional(EndUserTermsConsent),
   /** Only in regions that verify contacts (`ContactVerification.usesContactVerification`): one status per contact. */
-  contactVerification: Schema.optional(ContactVerification)
+  contactVerification: Schema.optional(ContactVerification),
+  /** The currencies the customer transacts in, as the platform last gave them. */
+  currencies: Schema.optional(Schema.Array(Currency.CurrencyCode))
 }
 
 /**
@@ -40,7 +42,9 @@ export class IndividualCustomer extends SchemaClass.Class<IndividualCustomer>("I
   birthDate: Schema.optional(Schema.String),
   nationality: Schema.optional(CountryCode.CountryCode),
   address: Schema.optional(Address),
-  idType: Schema.optional(IdType)
+  idType: Schema.optional(IdType),
+  /** The country that issued the (write-only) identifier: US, the only one accepted. */
+  countryOfIssuance: Schema.optional(Schema.Literal("US"))
 }) {}
 
 /** A business customer as the API returns it. */

@@ -14,6 +14,8 @@ export interface CustomerFilter {
   readonly email?: string | undefined
   /** The UMA address, exactly (addresses are stored in lowercase). */
   readonly umaAddress?: string | undefined
+  /** Customers whose `currencies` hold this currency code. */
+  readonly currency?: string | undefined
   readonly createdAfter?: DateTime.Utc | undefined
   readonly createdBefore?: DateTime.Utc | undefined
   readonly updatedAfter?: DateTime.Utc | undefined

@@ -4,6 +4,7 @@ const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
 import { EndUserTermsConsent } from "./EndUserTerms.js"
 import * as UmaAddress from "./UmaAddress.js"
+import { Currency } from "../kernel/index.js"
 import { CountryCode, FieldFormat } from "@payrail/account-formats"
 
 const contact = {
@@ -11,7 +12,9 @@ const contact = {
   email: optional(FieldFormat.Email),
   phoneNumber: optional(FieldFormat.PhoneNumber),
   /** The customer's acceptance of the End User Terms; its `termsVersion` must be the current version. */
-  endUserTermsConsent: optional(EndUserTermsConsent)
+  endUserTermsConsent: optional(EndUserTermsConsent),
+  /** The currencies the customer transacts in (the reference's `currencies`); an update replaces the whole list. */
+  currencies: optional(Schema.Array(Currency.CurrencyCode))
 }
 
 const person = {
@@ -20,7 +23,11 @@ const person = {
   nationality: optional(CountryCode.CountryCode),
   address: optional(Address),
   idType: optional(IdType),
-  identifier: optional(FieldFormat.UsTaxIdentifier)
+  identifier: optional(FieldFormat.UsTaxIdentifier),
+  /** The country that issued `identifier` (the reference's default, and the only one accepted: SSN and ITIN). */
+  countryOfIssuance: optional(
+    Schema.Literal("US").annotations({ description: "US: only US identifiers (SSN, ITIN) are accepted" })
+  )
 }
 
 const created = {

@@ -164,6 +164,48 @@ for (const adapter of adapters) {
         expect(await business.json()).toMatchObject({ umaAddress: `$${name}.ltd@pay.example.com` })
       })
 
+      it("keeps the reference's currencies and countryOfIssuance, replaces currencies on PATCH and filters by currency", async () => {
+        const marker = `cur-${crypto.randomUUID()}`
+        const created = await post(
+          individual({
+            platformCustomerId: `${marker}-a`,
+            currencies: ["USD", "EUR"],
+            idType: "SSN",
+            identifier: "123-45-6789",
+            countryOfIssuance: "US"
+          })
+        )
+        expect(created.status).toBe(201)
+        const customer = await created.json()
+        expect(customer).toMatchObject({ currencies: ["USD", "EUR"], countryOfIssuance: "US" })
+        const other = await (await post(individual({ platformCustomerId: `${marker}-b`, currencies: ["MXN"] }))).json()
+        const withCurrency = async (currency: string) => {
+          const response = await api.request(`${base}/customers?currency=${currency}&limit=100`)
+          expect(response.status).toBe(200)
+          const page = await response.json()
+          return page.data
+            .map((one: { id: string }) => one.id)
+            .filter((id: string) => id === customer.id || id === other.id)
+        }
+        expect(await withCurrency("EUR")).toEqual([customer.id])
+        expect(await withCurrency("MXN")).toEqual([other.id])
+        const patched = await api.request(`${base}/customers/${customer.id}`, {
+          method: "PATCH",
+          body: JSON.stringify({ customerType: "INDIVIDUAL", currencies: ["MXN"] })
+        })
+        expect(await patched.json()).toMatchObject({ currencies: ["MXN"], countryOfIssuance: "US" })
+        expect(await withCurrency("EUR")).toEqual([])
+        expect(new Set(await withCurrency("MXN"))).toEqual(new Set([customer.id, other.id]))
+        for (const invalid of [{ currencies: ["DOLLARS"] }, { currencies: "USD" }, { countryOfIssuance: "MX" }]) {
+          const refused = await post(individual(invalid))
+          expect(refused.status).toBe(400)
+          expect((await refused.json()).details.errors.map((error: { field: string }) => error.field)).toEqual([
+            expect.stringMatching(/^(currencies|countryOfIssuance)/)
+          ])
+        }
+        expect((await api.request(`${base}/customers?currency=DOLLARS`)).status).toBe(400)
+      })
+
       it("answers an UMA address another live customer has with 409 UMA_ADDRESS_EXISTS, one free after its delete", async () => {
         const address = `$grace.${crypto.randomUUID().slice(0, 8)}@pay.example.com`
         const first = await (await post(individual({ umaAddress: address }))).json()

@@ -19,6 +19,7 @@ const matches = (customer: Customer.Customer, filter: CustomerRepo.CustomerFilte
   (filter.region === undefined || customer.region === filter.region) &&
   (filter.email === undefined || customer.email === filter.email) &&
   (filter.umaAddress === undefined || customer.umaAddress === filter.umaAddress) &&
+  (filter.currency === undefined || (customer.currencies ?? []).includes(filter.currency)) &&
   within(customer.createdAt, filter.createdAfter, filter.createdBefore) &&
   within(customer.updatedAt, filter.updatedAfter, filter.updatedBefore)
 

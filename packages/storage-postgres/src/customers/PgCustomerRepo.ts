@@ -29,6 +29,7 @@ const Filter = Schema.Struct({
   region: Schema.optional(Schema.String),
   email: Schema.optional(Schema.String),
   umaAddress: Schema.optional(Schema.String),
+  currency: Schema.optional(Schema.String),
   createdAfter: Schema.optional(Schema.DateTimeUtc),
   createdBefore: Schema.optional(Schema.DateTimeUtc),
   updatedAfter: Schema.optional(Schema.DateTimeUtc),
@@ -91,6 +92,8 @@ export const make: Effect.Effect<
     add(filter.email, (value) => sql`email = ${value}`)
     // Through `customers_uma_address_idx` (migration 0021), which holds deleted customers too.
     add(filter.umaAddress, (value) => sql`record->>'umaAddress' = ${value}`)
+    // Read from each record of the platform the other conditions leave (no index holds the list).
+    add(filter.currency, (value) => sql`record->'currencies' @> jsonb_build_array(${value}::text)`)
     add(filter.createdAfter, (value) => sql`created_at >= ${value}::timestamptz`)
     add(filter.createdBefore, (value) => sql`created_at <= ${value}::timestamptz`)
     add(filter.updatedAfter, (value) => sql`updated_at >= ${value}::timestamptz`)
