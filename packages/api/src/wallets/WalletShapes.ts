@@ -34,8 +34,8 @@ export class AuthMethodView extends SchemaClass.Class<AuthMethodView>("AuthMetho
 ) {}
 
 /**
- * A session as the API shows it: `{id, accountId, type, nickname, createdAt, updatedAt, expiresAt,
- * encryptedSessionSigningKey?}`. Its key is never shown; `encryptedSessionSigningKey` only on the answer that created
+ * A session as the API shows it: `{id, accountId, type, credentialId?, nickname, createdAt, updatedAt, expiresAt,
+ * encryptedSessionSigningKey?}` (`credentialId`: the issuing credential's, a passkey's WebAuthn credential id). Its key is never shown; `encryptedSessionSigningKey` only on the answer that created
  * the session in the legacy (uncompressed `clientPublicKey`) flow, never in a list.
  */
 export class AuthSessionView extends SchemaClass.Class<AuthSessionView>("AuthSessionView")(
@@ -43,6 +43,7 @@ export class AuthSessionView extends SchemaClass.Class<AuthSessionView>("AuthSes
     id: AuthSession.AuthSessionId,
     accountId: InternalAccount.InternalAccountId,
     type: AuthMethod.AuthMethodType,
+    credentialId: Schema.optional(Schema.String),
     nickname: Schema.String,
     createdAt: Schema.DateTimeUtc,
     updatedAt: Schema.DateTimeUtc,
@@ -102,6 +103,7 @@ export const authSessionView = (session: AuthSession.AuthSession, encryptedSessi
     id: session.id,
     accountId: session.accountId,
     type: session.type,
+    ...(session.credentialId === undefined ? {} : { credentialId: session.credentialId }),
     nickname: session.nickname,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,

@@ -13,7 +13,8 @@ export const defaultLifetimeSeconds = 15 * 60
  * A session as stored. `publicKey` is the P-256 key (lowercase SEC1 hex, compressed) whose stamps the session
  * authorises: the client's TEK for OTP logins, the client's own key in the client-held-key model, or the key the
  * service generated and sealed to the client (`encryptedSessionSigningKey`, never stored). `authMethodId` is the
- * credential that issued it; revoking that credential revokes the session. A session is active while it is neither
+ * credential that issued it (and `credentialId` that credential's own, a passkey's WebAuthn id, as the reference
+ * shows it on sessions); revoking that credential revokes the session. A session is active while it is neither
  * revoked nor expired.
  */
 export class AuthSession extends SchemaClass.Class<AuthSession>("AuthSession")({
@@ -22,6 +23,7 @@ export class AuthSession extends SchemaClass.Class<AuthSession>("AuthSession")({
   type: AuthMethod.AuthMethodType,
   authMethodId: AuthMethod.AuthMethodId,
   nickname: Schema.String,
+  credentialId: Schema.optional(Schema.String),
   publicKey: Schema.String,
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc,

@@ -41,6 +41,7 @@ export const granter = Effect.map(Effect.all([WalletKeys, Ids.Ids]), ([keys, ids
       type: method.type,
       authMethodId: method.id,
       nickname: method.nickname,
+      ...(method.credentialId === undefined ? {} : { credentialId: method.credentialId }),
       publicKey: chosen.publicKey,
       createdAt: now,
       updatedAt: now,

@@ -76,6 +76,15 @@ describe("a device flow over a real socket with @payrail/signer", () => {
     )
     expect(verified.status).toBe(200)
     expect(verified.body).not.toHaveProperty("encryptedSessionSigningKey")
+    // The session names its passkey's WebAuthn credential id, as the reference's sessions do; an OTP session none.
+    expect(verified.body.credentialId).toBe(added.body.credentialId)
+    expect(added.body.credentialId).toEqual(expect.any(String))
+    const listed = await send("GET", `/auth/sessions?accountId=${encodeURIComponent(wallet.accountId)}`)
+    const byId = new Map(
+      (listed.body.data as ReadonlyArray<{ id: string; credentialId?: string }>).map((one) => [one.id, one])
+    )
+    expect(byId.get(verified.body.id)?.credentialId).toBe(added.body.credentialId)
+    expect(byId.get(otp.id)).not.toHaveProperty("credentialId")
     const passkey: Session = { id: verified.body.id, privateKey: device.privateKey }
 
     // Fund the wallet; a quote from it to another customer's wallet, executed by the signed retry.
