@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ContactVerification } from "./ContactVerification.js"
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { individualFields } from "./DueDiligence.js"
 import { EndUserTermsConsent } from "./EndUserTerms.js"
 import { UmaAddress } from "./UmaAddress.js"
 import { KybStatus, KycStatus } from "./VerificationStatus.js"
@@ -44,7 +45,9 @@ export class IndividualCustomer extends SchemaClass.Class<IndividualCustomer>("I
   address: Schema.optional(Address),
   idType: Schema.optional(IdType),
   /** The country that issued the (write-only) identifier: US, the only one accepted. */
-  countryOfIssuance: Schema.optional(Schema.Literal("US"))
+  countryOfIssuance: Schema.optional(Schema.Literal("US")),
+  /** The due-diligence fields (`sourceOfFundsCategories`, `pepStatus`, …), as last given. */
+  ...individualFields
 }) {}
 
 /** A business customer as the API returns it. */

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Address as PostalAddress, CountryCode, FieldFormat } from "@payrail/account-formats"
+import { businessFields } from "./DueDiligence.js"
 
 /** `INDIVIDUAL` customers go through KYC, `BUSINESS` customers through KYB. */
 export const CustomerType = Schema.Literal("INDIVIDUAL", "BUSINESS")
@@ -13,7 +14,10 @@ export type IdType = typeof IdType.Type
 export const Address = PostalAddress.Address
 export type Address = PostalAddress.Address
 
-/** What is known of a business customer. `legalName` is required; the sandbox decides KYB by `registrationNumber`. */
+/**
+ * What is known of a business customer. `legalName` is required; the sandbox decides KYB by `registrationNumber`.
+ * The due-diligence fields (`DueDiligence.businessFields`) are optional.
+ */
 export const BusinessInfo = Schema.Struct({
   legalName: FieldFormat.Text(255),
   doingBusinessAs: Schema.optional(FieldFormat.Text(255)),
@@ -21,6 +25,7 @@ export const BusinessInfo = Schema.Struct({
   taxId: Schema.optional(FieldFormat.Text(64)),
   country: Schema.optional(CountryCode.CountryCode),
   incorporatedOn: Schema.optional(FieldFormat.CalendarDate),
-  entityType: Schema.optional(FieldFormat.Text(100))
+  entityType: Schema.optional(FieldFormat.Text(100)),
+  ...businessFields
 }).annotations({ identifier: "BusinessInfo" })
 export type BusinessInfo = typeof BusinessInfo.Type

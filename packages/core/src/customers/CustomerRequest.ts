@@ -2,6 +2,7 @@ import { Schema } from "effect"
 
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 import { Address, BusinessInfo, IdType } from "./CustomerFields.js"
+import { businessFields, individualFields } from "./DueDiligence.js"
 import { EndUserTermsConsent } from "./EndUserTerms.js"
 import * as UmaAddress from "./UmaAddress.js"
 import { Currency } from "../kernel/index.js"
@@ -27,7 +28,9 @@ const person = {
   /** The country that issued `identifier` (the reference's default, and the only one accepted: SSN and ITIN). */
   countryOfIssuance: optional(
     Schema.Literal("US").annotations({ description: "US: only US identifiers (SSN, ITIN) are accepted" })
-  )
+  ),
+  /** The due-diligence fields; an update replaces each one it gives (a list as a whole). */
+  ...individualFields
 }
 
 const created = {
@@ -74,7 +77,8 @@ export const BusinessInfoUpdate = Schema.Struct({
   taxId: optional(BusinessInfo.fields.taxId.from),
   country: optional(BusinessInfo.fields.country.from),
   incorporatedOn: optional(BusinessInfo.fields.incorporatedOn.from),
-  entityType: optional(BusinessInfo.fields.entityType.from)
+  entityType: optional(BusinessInfo.fields.entityType.from),
+  ...businessFields
 }).annotations({ identifier: "BusinessInfoUpdate" })
 
 /** Body of `PATCH /customers/{id}` for an individual: `customerType` must match; given fields replace stored ones. */
