@@ -30,13 +30,15 @@ export type BulkImportProgress = typeof BulkImportProgress.Type
 /**
  * One row that created no customer: `correlationId` is the row's `platformCustomerId` (its line number when it has
  * none), `code` and `reason` as `POST /customers` would answer them (`INVALID_INPUT`, `CONFLICT`,
- * `UMA_ADDRESS_EXISTS`), and `details` the row's `line` in the file, the first failing `field` (a column name), and
- * for `INVALID_INPUT` every failing column in `errors`.
+ * `UMA_ADDRESS_EXISTS`), with `reason` again as `message` (the reference's entry is its error body, which names it
+ * so; entries stored before it have none), and `details` the row's `line` in the file, the first failing `field` (a
+ * column name), and for `INVALID_INPUT` every failing column in `errors`.
  */
 export class BulkImportError extends SchemaClass.Class<BulkImportError>("BulkCustomerImportErrorEntry")({
   correlationId: Schema.String,
   code: Schema.String,
   reason: Schema.String,
+  message: Schema.optional(Schema.String),
   details: Schema.Struct({
     line: Schema.Int,
     field: Schema.String,

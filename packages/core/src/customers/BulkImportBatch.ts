@@ -32,6 +32,7 @@ const entryOf =
       correlationId: platformCustomerId === "" ? String(row.line) : platformCustomerId,
       code,
       reason,
+      message: reason,
       details: { line: row.line, field, ...extra }
     })
   }

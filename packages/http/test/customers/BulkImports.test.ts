@@ -198,6 +198,11 @@ describeOverHttp(
           [g, "INVALID_INPUT", 10, "birthDate"]
         ]
       )
+      // Each entry is the reference's error body: `message` beside our `reason`, the same words.
+      for (const error of errors) {
+        expect(error.message).toBe(error.reason)
+        expect(error.message).toEqual(expect.any(String))
+      }
       for (const [id, uma] of [
         [a, at(a)],
         [e, at(e)],
