@@ -519,12 +519,13 @@ export const layer = Layer.effect(
         },
         { disableValidation: true }
       )
+      // Money coming in for the customer (a pull, or a payer funding an internal account) is INCOMING.
+      const incoming = parties.source._tag === "Pull" || (realtime && parties.destination._tag === "Internal")
       const transaction = new Transaction(
         {
           id: transactionId,
           status: "PENDING",
-          // Money coming in for the customer (a pull, or a payer funding an internal account) is INCOMING.
-          ...(parties.source._tag === "Pull" || (realtime && parties.destination._tag === "Internal")
+          ...(incoming
             ? {
                 type: "INCOMING" as const,
                 direction: parties.source._tag === "Pull" ? ("DEBIT" as const) : ("CREDIT" as const)
@@ -546,6 +547,7 @@ export const layer = Layer.effect(
           fees: totals.feesIncluded,
           platformFees: totals.platformFeesIncluded,
           exchangeRate: priced.exchangeRate,
+          ...(incoming ? {} : { rateDetails: priced.rateDetails }),
           quoteId,
           ...(request.description === undefined ? {} : { description: request.description }),
           ...(rail === "INTERNAL" ? {} : { paymentRail: rail }),

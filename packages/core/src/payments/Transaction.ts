@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { JsonObject, Money, ResourceId, SchemaClass } from "../kernel/index.js"
+import { RateDetails } from "./RateDetails.js"
 
 /** `Transaction:<uuid>`: one money movement as the API reports it (not a database transaction). */
 export const TransactionId = ResourceId.make("Transaction")
@@ -123,6 +124,8 @@ export class Transaction extends SchemaClass.Class<Transaction>("Transaction")({
   fees: Schema.optional(Schema.Int),
   platformFees: Schema.optional(Schema.Int),
   exchangeRate: Schema.optional(Schema.Number),
+  /** How an outgoing payment's price was made (its quote's `rateDetails`); absent on incoming ones. */
+  rateDetails: Schema.optional(RateDetails),
   quoteId: Schema.optional(Schema.String),
   description: Schema.optional(Schema.String),
   paymentRail: Schema.optional(Schema.String),

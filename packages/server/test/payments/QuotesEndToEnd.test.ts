@@ -71,6 +71,11 @@ describeOnEveryStore(
       expect(Math.ceil(q.totalReceivingAmount * q.exchangeRate - 1e-9)).toBe(q.totalSendingAmount - q.feesIncluded)
       expect((await app.call("POST", `/quotes/${q.id}/execute`)).status).toBe(200)
       await app.waitForStatus(q.transactionId, "COMPLETED")
+      // The outgoing transaction shows how its price was made, as its quote does (the reference's rateDetails).
+      const paid = await app.call("GET", `/transactions/${q.transactionId}`)
+      expect(paid.body.type).toBe("OUTGOING")
+      expect(paid.body.rateDetails).toEqual(q.rateDetails)
+      expect(q.rateDetails).toEqual(expect.objectContaining({ gridApiMultiplier: expect.any(Number) }))
       expect((await app.balanceOf(alice.accounts.USD!)).available).toBe(75_000)
       expect((await app.balanceOf(bob.accounts.EUR!)).available).toBe(q.totalReceivingAmount)
       const fees = await app.run(
