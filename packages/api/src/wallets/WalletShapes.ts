@@ -35,8 +35,9 @@ export class AuthMethodView extends SchemaClass.Class<AuthMethodView>("AuthMetho
 
 /**
  * A session as the API shows it: `{id, accountId, type, credentialId?, nickname, createdAt, updatedAt, expiresAt,
- * encryptedSessionSigningKey?}` (`credentialId`: the issuing credential's, a passkey's WebAuthn credential id). Its key is never shown; `encryptedSessionSigningKey` only on the answer that created
- * the session in the legacy (uncompressed `clientPublicKey`) flow, never in a list.
+ * encryptedSessionSigningKey?}` (`credentialId`: the issuing credential's, a passkey's WebAuthn credential id). Its key
+ * is never shown; `encryptedSessionSigningKey` only on the answer that created the session in the legacy (uncompressed
+ * `clientPublicKey`) flow, never in a list.
  */
 export class AuthSessionView extends SchemaClass.Class<AuthSessionView>("AuthSessionView")(
   {

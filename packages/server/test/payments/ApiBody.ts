@@ -22,6 +22,7 @@ export interface Body {
   readonly balance: { readonly amount: number; readonly currency: { readonly code: string } }
   readonly totalBalance: { readonly amount: number }
   readonly exchangeRate: number
+  readonly rateDetails?: Record<string, unknown>
   readonly settledAt?: string
   readonly reconciliationInstructions?: { readonly reference?: string }
   readonly paymentInstructions: ReadonlyArray<{

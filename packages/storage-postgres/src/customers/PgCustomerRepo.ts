@@ -49,11 +49,10 @@ const insertManyChunk = 1_000
  * `CustomerRepo` on the `customers` table, every statement scoped by `platform_id`.
  *
  * Guarantees: `(platform_id, platform_customer_id)` is unique among live customers (a partial unique index,
- * migration `0027_customer_lifecycle`), so of concurrent inserts with one
- * `platformCustomerId` exactly one succeeds and the others fail with `PlatformCustomerIdTaken` (never swallowed,
- * also inside a unit of work); the same for the UMA address (`UmaAddressTaken`, migration
- * `0041_customer_uma_address_unique`). A customer is inserted at version 1. `update` is a compare-and-set on `version` in
- * one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
+ * migration `0027_customer_lifecycle`), so of concurrent inserts with one `platformCustomerId` exactly one succeeds
+ * and the others fail with `PlatformCustomerIdTaken` (never swallowed, also inside a unit of work); the same for the
+ * UMA address (`UmaAddressTaken`, migration `0041_customer_uma_address_unique`). A customer is inserted at version 1.
+ * `update` is a compare-and-set on `version` in one `UPDATE` that stores `next` with `next.version`, so of concurrent updates from one version exactly one
  * applies. `list` is a keyset page, newest first by `(createdAt, id)` with ids compared in byte order
  * (`COLLATE "C"`, the JavaScript order for ids); timestamps keep their milliseconds. Its `totalCount` with no
  * filter but `customerType` is read from `customer_counts`, which `insert` updates in its own statement, so it
