@@ -139,7 +139,7 @@ export type BusinessType = typeof BusinessType.Type
 
 /** A NAICS code: 2 to 6 digits. */
 export const NaicsCode = Schema.String.pipe(
-  Schema.pattern(/^\d{2,6}$/, { description: "a NAICS code of 2 to 6 digits", jsonSchema: { pattern: "^\\d{2,6}$" } })
+  Schema.pattern(/^\d{2,6}$/, { description: "a NAICS code of 2 to 6 digits" })
 )
 
 /** The free text that explains an `OTHER` category: 1 to 500 characters. */

@@ -71,15 +71,17 @@ export const layer = Layer.effect(
     const insertAll = (platformId: string, customers: ReadonlyArray<CustomerRepo.NewCustomer>) =>
       Effect.flatten(
         state.write<Effect.Effect<void, Taken>>(() => {
+          const keyed = customers.map((entry) => ({ ...entry, keys: keysOf(platformId, entry.customer) }))
           const claimed = new Set<string>()
-          for (const { customer } of customers) {
-            for (const { key, kind, table, taken } of keysOf(platformId, customer)) {
-              if (table.has(key) || claimed.has(`${kind}\u0000${key}`)) return [Effect.fail(taken()), () => {}] as const
-              claimed.add(`${kind}\u0000${key}`)
+          for (const { keys } of keyed) {
+            for (const { key, kind, table, taken } of keys) {
+              const claim = `${kind}\u0000${key}`
+              if (table.has(key) || claimed.has(claim)) return [Effect.fail(taken()), () => {}] as const
+              claimed.add(claim)
             }
           }
-          const undos = customers.flatMap(({ customer, identifier }) => [
-            ...keysOf(platformId, customer).map(({ key, table }) => setEntry(table, key, customer.id)),
+          const undos = keyed.flatMap(({ customer, identifier, keys }) => [
+            ...keys.map(({ key, table }) => setEntry(table, key, customer.id)),
             setEntry(rows, customer.id, { platformId, customer, identifier, version: 1 })
           ])
           return [Effect.void, undoAll(undos)] as const
